@@ -1,0 +1,197 @@
+/// Recognises a pan (drag) from touch frames.
+///
+/// A value-type state machine: one method per input (`handle(_:)`, `cancel(at:)`), each
+/// returning the event the pan produced, if any. The pan follows the centroid of the active
+/// contacts; its translation is accumulated from the movement of the contacts that are down
+/// in two successive frames, so a finger that is added or lifted never makes it jump.
+public struct PanRecognizer: Sendable {
+    /// UIGestureRecognizer's states, as MJRefresh observes them.
+    public enum State: String, Sendable, Hashable {
+        case possible, began, changed, ended, cancelled, failed
+    }
+
+    public struct Configuration: Sendable, Equatable {
+        /// Distance (px) before the pan begins; see `GestureConstants.touchSlop`.
+        public var slop: Double = GestureConstants.touchSlop
+        /// When set, only movement along this axis counts: a movement that passes the slop on
+        /// the other axis first makes the pan fail (so a vertical list ignores sideways swipes).
+        public var lockedAxis: Axis? = nil
+        /// Release speeds below this give zero velocity (no fling), px/s.
+        public var minFlingVelocity: Double = GestureConstants.minFlingVelocity
+        /// Release speeds are clamped to this, px/s.
+        public var maxFlingVelocity: Double = GestureConstants.maxFlingVelocity
+
+        public init(slop: Double = GestureConstants.touchSlop, lockedAxis: Axis? = nil,
+                    minFlingVelocity: Double = GestureConstants.minFlingVelocity,
+                    maxFlingVelocity: Double = GestureConstants.maxFlingVelocity) {
+            self.slop = slop
+            self.lockedAxis = lockedAxis
+            self.minFlingVelocity = minFlingVelocity
+            self.maxFlingVelocity = maxFlingVelocity
+        }
+    }
+
+    /// What the pan reports on each change of state or position.
+    public struct Event: Sendable, Equatable {
+        public var state: State
+        /// Movement since the pan began, px (zero at `began`: the slop is consumed, so content
+        /// that follows the pan does not jump by the slop).
+        public var translation: Point
+        /// Finger velocity, px/s: the tracker's estimate while moving; at `ended`, the release
+        /// velocity after the min/max fling rules; zero at `cancelled`.
+        public var velocity: Point
+        /// Centroid of the active contacts, px.
+        public var location: Point
+        /// Contacts down.
+        public var numberOfTouches: Int
+        /// Seconds of CLOCK_MONOTONIC.
+        public var timestamp: Double
+    }
+
+    public var configuration: Configuration
+    public private(set) var state: State = .possible
+
+    private var positions: [Int: Point] = [:]
+    /// Centroid path with add/lift jumps removed, px.
+    private var path: Point = .zero
+    private var pathAtBegin: Point = .zero
+    private var tracker = VelocityTracker()
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Feeds one input frame; returns the pan's event for it, if any.
+    public mutating func handle(_ frame: TouchFrame) -> Event? {
+        if state == .ended || state == .cancelled || state == .failed {
+            // A finished pan restarts with the next contact that comes down; until every finger
+            // of the old one has lifted, a failed pan stays failed.
+            if state == .failed && !positions.isEmpty {
+                _ = track(frame)
+                return nil
+            }
+            state = .possible
+        }
+        if frame.hasCancellation { return cancel(at: frame.timestamp) }
+
+        let wasDown = !positions.isEmpty
+        let delta = track(frame)
+        let isDown = !positions.isEmpty
+        path += delta
+        let location = centroid ?? .zero
+
+        switch state {
+        case .possible:
+            if !wasDown && isDown {
+                path = .zero
+                tracker.reset()
+            }
+            tracker.add(path, at: frame.timestamp)
+            guard isDown else {
+                // Everything lifted before the slop was passed: a tap, not a pan.
+                state = wasDown ? .failed : .possible
+                positions.removeAll()
+                return nil
+            }
+            let moved = path
+            if let axis = configuration.lockedAxis {
+                let along = axis == .vertical ? abs(moved.y) : abs(moved.x)
+                let across = axis == .vertical ? abs(moved.x) : abs(moved.y)
+                if across >= configuration.slop && across > along {
+                    state = .failed
+                    return nil
+                }
+                guard along >= configuration.slop else { return nil }
+            } else {
+                guard moved.length >= configuration.slop else { return nil }
+            }
+            state = .began
+            pathAtBegin = path
+            return event(.began, location: location, at: frame.timestamp)
+        case .began, .changed:
+            tracker.add(path, at: frame.timestamp)
+            if isDown {
+                state = .changed
+                return event(.changed, location: location, at: frame.timestamp)
+            }
+            state = .ended
+            var velocity = constrain(tracker.velocity(at: frame.timestamp))
+            if let axis = configuration.lockedAxis {
+                velocity = axis == .vertical ? Point(x: 0, y: velocity.y) : Point(x: velocity.x, y: 0)
+            }
+            return Event(state: .ended, translation: translation, velocity: velocity,
+                         location: location, numberOfTouches: 0, timestamp: frame.timestamp)
+        case .ended, .cancelled, .failed:
+            return nil
+        }
+    }
+
+    /// Ends the pan without a fling (device lost, events dropped, the app took over).
+    /// Returns `cancelled` if a pan was under way; a possible pan fails silently.
+    public mutating func cancel(at timestamp: Double) -> Event? {
+        let location = centroid ?? .zero
+        let touches = positions.count
+        positions.removeAll()
+        tracker.reset()
+        switch state {
+        case .began, .changed:
+            state = .cancelled
+            return Event(state: .cancelled, translation: translation, velocity: .zero,
+                         location: location, numberOfTouches: touches, timestamp: timestamp)
+        case .possible:
+            state = touches > 0 ? .failed : .possible
+            return nil
+        case .ended, .cancelled, .failed:
+            return nil
+        }
+    }
+
+    /// Movement since `began` along the unlocked axes, px.
+    public var translation: Point {
+        let t = path - pathAtBegin
+        switch configuration.lockedAxis {
+        case .none: return t
+        case .vertical: return Point(x: 0, y: t.y)
+        case .horizontal: return Point(x: t.x, y: 0)
+        }
+    }
+
+    private var centroid: Point? {
+        guard !positions.isEmpty else { return nil }
+        var sum = Point.zero
+        for p in positions.values { sum += p }
+        return sum * (1 / Double(positions.count))
+    }
+
+    /// Updates the contact table; returns the mean movement of the contacts that were down
+    /// before and are still listed in this frame (lifted ones count with their last position).
+    private mutating func track(_ frame: TouchFrame) -> Point {
+        var sum = Point.zero
+        var common = 0
+        for touch in frame.touches {
+            if let old = positions[touch.id], touch.phase != .began {
+                sum += touch.position - old
+                common += 1
+            }
+            switch touch.phase {
+            case .began, .moved: positions[touch.id] = touch.position
+            case .ended, .cancelled: positions[touch.id] = nil
+            }
+        }
+        return common > 0 ? sum * (1 / Double(common)) : .zero
+    }
+
+    private func event(_ state: State, location: Point, at time: Double) -> Event {
+        Event(state: state, translation: translation, velocity: tracker.velocity(),
+              location: location, numberOfTouches: positions.count, timestamp: time)
+    }
+
+    /// Applies the fling rules to a release velocity: zero below the minimum, clamped above
+    /// the maximum (the direction is kept).
+    private func constrain(_ v: Point) -> Point {
+        let speed = v.length
+        guard speed >= configuration.minFlingVelocity else { return .zero }
+        guard speed > configuration.maxFlingVelocity else { return v }
+        return v * (configuration.maxFlingVelocity / speed)
+    }
+}

@@ -1,0 +1,27 @@
+/// A position or a displacement on the screen, in pixels (x right, y down).
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public static let zero = Point(x: 0, y: 0)
+
+    public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
+    public static func += (a: inout Point, b: Point) { a = a + b }
+
+    /// Euclidean length, px.
+    public var length: Double { (x * x + y * y).squareRoot() }
+
+    public var description: String { "(\(x), \(y))" }
+}
+
+/// One of the two screen axes.
+public enum Axis: Sendable, Hashable {
+    case horizontal, vertical
+}

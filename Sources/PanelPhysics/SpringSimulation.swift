@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A damped spring: m·x'' + c·x' + k·(x − end) = 0.
+public struct SpringDescription: Sendable, Equatable {
+    /// Mass, arbitrary units (only ratios matter).
+    public var mass: Double
+    /// Stiffness k, force per unit of displacement.
+    public var stiffness: Double
+    /// Damping c, force per unit of velocity.
+    public var damping: Double
+
+    public init(mass: Double, stiffness: Double, damping: Double) {
+        precondition(mass > 0 && stiffness > 0 && damping >= 0, "a spring needs mass, stiffness > 0")
+        self.mass = mass
+        self.stiffness = stiffness
+        self.damping = damping
+    }
+
+    /// A spring from its damping ratio ζ: c = ζ·2·√(m·k).
+    public init(mass: Double, stiffness: Double, dampingRatio: Double) {
+        self.init(mass: mass, stiffness: stiffness,
+                  damping: dampingRatio * 2 * (mass * stiffness).squareRoot())
+    }
+
+    /// ζ = c / (2·√(m·k)).
+    public var dampingRatio: Double { damping / (2 * (mass * stiffness).squareRoot()) }
+
+    /// The scroll bounce-back spring: mass 1, stiffness 100, critically damped (ζ = 1).
+    /// Source: ScrollMechanics `ScrollExample/Sources/SimpleScrollView.swift`
+    /// (shared/reference/physics.md §4.1); no overshoot, settles in about 0.6 s.
+    public static let scrollBounce = SpringDescription(mass: 1, stiffness: 100, dampingRatio: 1)
+
+    /// Flutter's `ScrollPhysics._kDefaultSpring`: mass 0.5, stiffness 100, ζ 1.1.
+    public static let flutterDefault = SpringDescription(mass: 0.5, stiffness: 100, dampingRatio: 1.1)
+}
+
+/// Closed-form motion of a damped spring from `start` towards `end`.
+public struct SpringSimulation: Simulation {
+    public enum Kind: Sendable, Equatable { case criticallyDamped, underDamped, overDamped }
+
+    public let spring: SpringDescription
+    public let start: Double
+    public let end: Double
+    public let velocity: Double
+    public let tolerance: Tolerance
+    public let kind: Kind
+    // Solution coefficients of y = x − end; meaning depends on `kind`.
+    private let r1: Double, r2: Double, c1: Double, c2: Double, w: Double
+
+    /// - Parameters: positions in px, `velocity` in px/s at t = 0.
+    public init(spring: SpringDescription, start: Double, end: Double, velocity: Double,
+                tolerance: Tolerance = .scroll()) {
+        self.spring = spring
+        self.start = start
+        self.end = end
+        self.velocity = velocity
+        self.tolerance = tolerance
+        let m = spring.mass, c = spring.damping, k = spring.stiffness
+        let y0 = start - end
+        let discriminant = c * c - 4 * m * k
+        // A ratio computed through a square root lands a few ulps off 1: treat a
+        // discriminant that small relative to its terms as exactly critical.
+        if abs(discriminant) <= 1e-9 * (c * c + 4 * m * k) {
+            kind = .criticallyDamped
+            r1 = -c / (2 * m); r2 = r1; w = 0
+            c1 = y0
+            c2 = velocity - r1 * y0
+        } else if discriminant > 0 {
+            kind = .overDamped
+            let root = discriminant.squareRoot()
+            r1 = (-c - root) / (2 * m)
+            r2 = (-c + root) / (2 * m)
+            w = 0
+            c2 = (velocity - r1 * y0) / (r2 - r1)
+            c1 = y0 - c2
+        } else {
+            kind = .underDamped
+            w = (4 * m * k - c * c).squareRoot() / (2 * m)
+            r1 = -c / (2 * m); r2 = r1
+            c1 = y0
+            c2 = (velocity - r1 * y0) / w
+        }
+    }
+
+    public func x(_ t: Double) -> Double {
+        switch kind {
+        case .criticallyDamped: return end + (c1 + c2 * t) * exp(r1 * t)
+        case .overDamped: return end + c1 * exp(r1 * t) + c2 * exp(r2 * t)
+        case .underDamped: return end + exp(r1 * t) * (c1 * cos(w * t) + c2 * sin(w * t))
+        }
+    }
+
+    public func dx(_ t: Double) -> Double {
+        switch kind {
+        case .criticallyDamped:
+            return exp(r1 * t) * (c2 + r1 * (c1 + c2 * t))
+        case .overDamped:
+            return c1 * r1 * exp(r1 * t) + c2 * r2 * exp(r2 * t)
+        case .underDamped:
+            let e = exp(r1 * t)
+            return e * ((c1 * r1 + c2 * w) * cos(w * t) + (c2 * r1 - c1 * w) * sin(w * t))
+        }
+    }
+
+    public func isDone(_ t: Double) -> Bool {
+        abs(x(t) - end) < tolerance.distance && abs(dx(t)) < tolerance.velocity
+    }
+}

@@ -1,0 +1,58 @@
+import PanelGestures
+/// What a label asks of a font; PanelRender finds a face for it through fontconfig.
+public struct Font: Hashable, Sendable {
+    public enum Weight: String, Sendable, Hashable { case regular, bold }
+
+    /// fontconfig family or generic name ("sans-serif").
+    public var family: String
+    /// Size in points.
+    public var size: Double
+    public var weight: Weight
+
+    public init(family: String = "sans-serif", size: Double, weight: Weight = .regular) {
+        self.family = family
+        self.size = size
+        self.weight = weight
+    }
+
+    public static func system(_ size: Double) -> Font { Font(size: size) }
+    public static func bold(_ size: Double) -> Font { Font(size: size, weight: .bold) }
+}
+
+/// Measures text for layout. The renderer supplies one backed by real glyph metrics; the
+/// core falls back to `EstimatedTextMeasurer`.
+@MainActor
+public protocol TextMeasurer: AnyObject {
+    /// Advance width of `text` on one line, points.
+    func width(of text: String, font: Font) -> Double
+    /// Height of one line, points.
+    func lineHeight(of font: Font) -> Double
+}
+
+/// Text metrics without a font file: 0.55 em per narrow character, 1 em per wide one (CJK,
+/// Hangul, full-width forms), 1.2 em line height. Close enough to lay out arrows beside
+/// labels where no renderer is attached (tests, headless logic); the renderer replaces it.
+@MainActor
+public final class EstimatedTextMeasurer: TextMeasurer {
+    public init() {}
+
+    public func width(of text: String, font: Font) -> Double {
+        var ems = 0.0
+        for scalar in text.unicodeScalars {
+            ems += Self.isWide(scalar) ? 1.0 : 0.55
+        }
+        return ems * font.size
+    }
+
+    public func lineHeight(of font: Font) -> Double { (font.size * 1.2).rounded(.up) }
+
+    /// East Asian wide ranges: Hangul Jamo, CJK symbols to Yi, Hangul syllables, CJK
+    /// compatibility, full-width forms.
+    static func isWide(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+             0xFF00...0xFF60, 0xFFE0...0xFFE6: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import PanelGestures
+/// Names an image the renderer can load (a file path or a built-in shape name) and its size
+/// in points.
+public struct ImageReference: Hashable, Sendable {
+    public var name: String
+    public var size: Size
+
+    public init(name: String, size: Size) {
+        self.name = name
+        self.size = size
+    }
+}
+
+/// How an image is placed in its view.
+public enum ContentMode: String, Sendable, Hashable {
+    /// Natural size, centred.
+    case center
+    /// Natural size, against the right edge, centred vertically (MJRefresh's gif beside text).
+    case right
+    /// Stretched to the bounds.
+    case scaleToFill
+    /// As large as fits, aspect kept, centred.
+    case scaleAspectFit
+}
+
+/// An image, or a sequence of images played as an animation.
+@MainActor
+open class ImageView: View {
+    public var image: ImageReference? { didSet { if image != oldValue { setNeedsDisplay() } } }
+    /// Draws the image's alpha in this colour (template rendering), if set.
+    public var tintColor: Color? { didSet { if tintColor != oldValue { setNeedsDisplay() } } }
+    /// Rotation about the centre, radians, clockwise on screen.
+    public var rotation: Double = 0 { didSet { if rotation != oldValue { setNeedsDisplay() } } }
+    public var contentMode: ContentMode = .center { didSet { if contentMode != oldValue { setNeedsDisplay() } } }
+
+    /// Frames of the animation.
+    public var animationImages: [ImageReference] = [] { didSet { if animationImages != oldValue { setNeedsDisplay() } } }
+    /// Seconds for one pass through `animationImages`.
+    public var animationDuration: Double = 0
+    public private(set) var isAnimating = false
+    private var animationStart: Double = 0
+    private var shownFrame = -1
+
+    public override init(frame: Rect = .zero) {
+        super.init(frame: frame)
+    }
+
+    /// Plays `animationImages` in a loop from the first frame.
+    public func startAnimating() {
+        guard !isAnimating else { return }
+        isAnimating = true
+        attachAnimation()
+    }
+
+    public func stopAnimating() {
+        guard isAnimating else { return }
+        isAnimating = false
+        animator?.cancel(AnimationKey(self, "frames"))
+        setNeedsDisplay()
+    }
+
+    /// The image to draw now: the current animation frame while animating, else `image`.
+    public var currentImage: ImageReference? {
+        guard isAnimating, !animationImages.isEmpty else { return image }
+        return animationImages[max(0, shownFrame) % animationImages.count]
+    }
+
+    /// Index of the animation frame `elapsed` seconds after the start.
+    public func frameIndex(elapsed: Double) -> Int {
+        let count = animationImages.count
+        guard count > 0, animationDuration > 0 else { return 0 }
+        return Int((elapsed / (animationDuration / Double(count))).rounded(.down)) % count
+    }
+
+    open override func didMoveToSuperview() {
+        super.didMoveToSuperview()
+        if isAnimating { attachAnimation() }
+    }
+
+    /// Registers the frame animation with the animator once one is reachable.
+    private func attachAnimation() {
+        guard let animator else { return }
+        let key = AnimationKey(self, "frames")
+        guard !animator.isRunning(key) else { return }
+        animationStart = animator.clock.now
+        shownFrame = 0
+        setNeedsDisplay()
+        animator.drive(key, step: { [weak self] elapsed in
+            guard let self, self.isAnimating else { return true }
+            let index = self.frameIndex(elapsed: elapsed)
+            if index != self.shownFrame {
+                self.shownFrame = index
+                self.setNeedsDisplay()
+            }
+            return false
+        })
+    }
+}

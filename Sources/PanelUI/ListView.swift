@@ -1,0 +1,204 @@
+import PanelGestures
+
+/// Supplies a list's rows.
+@MainActor
+public protocol ListDataSource: AnyObject {
+    func numberOfRows(in list: ListView) -> Int
+    /// Fills a (possibly reused) cell for `row`.
+    func list(_ list: ListView, configure cell: ListCell, forRow row: Int)
+}
+
+/// Hears about taps on rows.
+@MainActor
+public protocol ListDelegate: AnyObject {
+    func list(_ list: ListView, didSelectRow row: Int)
+}
+
+/// How tall rows are.
+public enum RowHeight {
+    /// Every row the same height, points: O(1) geometry, the cheapest.
+    case fixed(Double)
+    /// Each row asks; heights are summed once per `reloadData()` and looked up by binary
+    /// search per frame.
+    case variable((Int) -> Double)
+}
+
+/// A vertical list of rows on a scroll view. Only the rows on screen exist as cells, and
+/// cells that scroll away are reused, so a frame costs the same for 100 rows or 1,000,000.
+@MainActor
+open class ListView: ScrollView {
+    public weak var dataSource: (any ListDataSource)?
+    public weak var delegate: (any ListDelegate)?
+    public var rowHeight: RowHeight = .fixed(ListView.defaultRowHeight)
+    /// Makes a new cell when none can be reused.
+    public var makeCell: () -> ListCell = { ListCell() }
+
+    /// UITableView's default row height, 44 points.
+    public static let defaultRowHeight: Double = 44
+
+    public private(set) var numberOfRows = 0
+    /// Row tops for variable heights: `rowOffsets[i]` is the top of row i, the last entry the
+    /// content height.
+    private var rowOffsets: [Double] = []
+    public private(set) var visibleCells: [Int: ListCell] = [:]
+    private var reusableCells: [ListCell] = []
+    /// Cells whose row must be configured again at the next layout.
+    private var staleRows = Set<Int>()
+
+    public override init(frame: Rect, animator: Animator) {
+        super.init(frame: frame, animator: animator)
+    }
+
+    open override var totalDataCount: Int { numberOfRows }
+
+    /// Reads the row count (and heights) again and refreshes the cells on screen.
+    public func reloadData() {
+        numberOfRows = max(0, dataSource?.numberOfRows(in: self) ?? 0)
+        switch rowHeight {
+        case .fixed(let h):
+            rowOffsets = []
+            contentSize = Size(width: frame.width, height: Double(numberOfRows) * h)
+        case .variable(let height):
+            var offsets = [Double]()
+            offsets.reserveCapacity(numberOfRows + 1)
+            var y = 0.0
+            for row in 0..<numberOfRows {
+                offsets.append(y)
+                y += max(0, height(row))
+            }
+            offsets.append(y)
+            rowOffsets = offsets
+            contentSize = Size(width: frame.width, height: y)
+        }
+        staleRows = Set(visibleCells.keys)
+        setNeedsLayout()
+    }
+
+    /// The row's rectangle in content coordinates.
+    public func rectForRow(_ row: Int) -> Rect {
+        switch rowHeight {
+        case .fixed(let h): return Rect(x: 0, y: Double(row) * h, width: frame.width, height: h)
+        case .variable:
+            guard row >= 0, row + 1 < rowOffsets.count else { return .zero }
+            return Rect(x: 0, y: rowOffsets[row], width: frame.width, height: rowOffsets[row + 1] - rowOffsets[row])
+        }
+    }
+
+    /// The row at `y` in content coordinates, clamped to the rows that exist.
+    private func rowIndex(atY y: Double) -> Int {
+        guard numberOfRows > 0 else { return 0 }
+        switch rowHeight {
+        case .fixed(let h):
+            guard h > 0 else { return 0 }
+            return min(max(Int((y / h).rounded(.down)), 0), numberOfRows - 1)
+        case .variable:
+            var lo = 0, hi = numberOfRows - 1
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if rowOffsets[mid] <= y { lo = mid } else { hi = mid - 1 }
+            }
+            return lo
+        }
+    }
+
+    /// The row under `point` (content coordinates), if any.
+    public func row(at point: Point) -> Int? {
+        guard numberOfRows > 0, point.y >= 0, point.y < contentSize.height else { return nil }
+        return rowIndex(atY: point.y)
+    }
+
+    /// Rows that intersect the visible area.
+    public var visibleRows: Range<Int> {
+        guard numberOfRows > 0 else { return 0..<0 }
+        let top = max(contentOffset.y, 0)
+        let bottom = min(contentOffset.y + frame.height, contentSize.height)
+        guard bottom > top else { return 0..<0 }
+        let first = rowIndex(atY: top)
+        let last = rowIndex(atY: bottom - 0.001)
+        return first..<(last + 1)
+    }
+
+    open override func layoutSubviews() {
+        super.layoutSubviews()
+        let rows = visibleRows
+        for (row, cell) in visibleCells where !rows.contains(row) {
+            cell.isHidden = true
+            reusableCells.append(cell)
+            visibleCells[row] = nil
+        }
+        for row in rows {
+            let cell: ListCell
+            if let existing = visibleCells[row] {
+                cell = existing
+                guard staleRows.contains(row) else {
+                    cell.frame = rectForRow(row)
+                    continue
+                }
+            } else if let reused = reusableCells.popLast() {
+                cell = reused
+                cell.isHidden = false
+            } else {
+                cell = makeCell()
+                cell.list = self
+                addSubview(cell)
+            }
+            cell.row = row
+            cell.frame = rectForRow(row)
+            cell.prepareForReuse()
+            dataSource?.list(self, configure: cell, forRow: row)
+            visibleCells[row] = cell
+        }
+        staleRows.removeAll()
+    }
+}
+
+/// A row of a list: title, subtitle, separator.
+@MainActor
+open class ListCell: View {
+    public let titleLabel = Label()
+    public let subtitleLabel = Label()
+    public let separator = View()
+    /// Left margin of the texts and the separator, points (UITableViewCell's 16).
+    public var contentMargin: Double = 16 { didSet { setNeedsLayout() } }
+    /// The row shown, or -1 when unused.
+    public internal(set) var row = -1
+    weak var list: ListView?
+
+    public override init(frame: Rect = .zero) {
+        super.init(frame: frame)
+        backgroundColor = .white
+        titleLabel.font = .system(17)
+        subtitleLabel.font = .system(13)
+        subtitleLabel.textColor = Color(red: 110, green: 110, blue: 115)
+        separator.backgroundColor = .separator
+        addSubview(titleLabel)
+        addSubview(subtitleLabel)
+        addSubview(separator)
+    }
+
+    /// Clears what the previous row left before the data source configures the cell.
+    open func prepareForReuse() {
+        titleLabel.text = ""
+        subtitleLabel.text = ""
+        setNeedsLayout()
+    }
+
+    open override func layoutSubviews() {
+        let width = frame.width - 2 * contentMargin
+        if subtitleLabel.text.isEmpty {
+            titleLabel.frame = Rect(x: contentMargin, y: 0, width: width, height: frame.height)
+            subtitleLabel.frame = .zero
+        } else {
+            let half = frame.height / 2
+            titleLabel.frame = Rect(x: contentMargin, y: half - 24, width: width, height: 24)
+            subtitleLabel.frame = Rect(x: contentMargin, y: half + 2, width: width, height: 18)
+        }
+        separator.frame = Rect(x: contentMargin, y: frame.height - 1, width: frame.width - contentMargin, height: 1)
+    }
+
+    open override func handleTap(at point: Point) -> Bool {
+        guard let list, row >= 0 else { return false }
+        list.delegate?.list(list, didSelectRow: row)
+        return true
+    }
+}

@@ -1,0 +1,182 @@
+import PanelGestures
+
+/// A rectangle of the UI: geometry, appearance and children, no pixels.
+///
+/// PanelRender draws views from what they hold. A view records what changed since the last
+/// frame as damaged rectangles, asks for layout with `setNeedsLayout()`, and may be told
+/// before a frame that it is about to be shown (`willDisplay()`, the analogue of UIKit's
+/// `drawRect:`, which MJRefresh uses to promote WillRefresh).
+@MainActor
+open class View {
+    public init(frame: Rect = .zero) {
+        self.frame = frame
+    }
+
+    // MARK: Geometry
+
+    /// Position and size in the superview's coordinates.
+    public var frame: Rect {
+        didSet {
+            guard frame != oldValue else { return }
+            superview?.setNeedsDisplay(oldValue)
+            superview?.setNeedsDisplay(frame)
+            if frame.size != oldValue.size { setNeedsLayout() }
+        }
+    }
+
+    /// Origin of the view's own coordinate space (a scroll view's content offset).
+    public internal(set) var boundsOrigin: Point = .zero {
+        didSet { if boundsOrigin != oldValue { setNeedsDisplay() } }
+    }
+
+    public var bounds: Rect { Rect(origin: boundsOrigin, size: frame.size) }
+
+    // MARK: Appearance
+
+    /// Opacity in [0, 1], multiplied with the superviews'.
+    public var alpha: Double = 1 { didSet { if alpha != oldValue { setNeedsDisplay() } } }
+    public var isHidden = false { didSet { if isHidden != oldValue { superview?.setNeedsDisplay(frame) } } }
+    public var backgroundColor: Color? { didSet { if backgroundColor != oldValue { setNeedsDisplay() } } }
+    /// Corner radius of the background, points.
+    public var cornerRadius: Double = 0 { didSet { if cornerRadius != oldValue { setNeedsDisplay() } } }
+    /// Whether subviews are cut at the bounds.
+    public var clipsToBounds = false
+    /// Whether taps reach this view (and refresh components react to scrolling).
+    public var isUserInteractionEnabled = true
+
+    // MARK: Tree
+
+    public private(set) weak var superview: View?
+    public private(set) var subviews: [View] = []
+    /// Set on the root view of a screen.
+    weak var hostScreen: Screen?
+
+    /// The screen this view is shown on, if its root is a screen's root view.
+    public var screen: Screen? {
+        var view = self
+        while let parent = view.superview { view = parent }
+        return view.hostScreen
+    }
+
+    /// The animator that drives this view: the nearest one up the tree.
+    open var animator: Animator? { superview?.animator ?? hostScreen?.animator }
+
+    public func addSubview(_ view: View) { insertSubview(view, at: subviews.count) }
+
+    public func insertSubview(_ view: View, at index: Int) {
+        if view.superview === self, let old = subviews.firstIndex(where: { $0 === view }) {
+            subviews.remove(at: old)
+            subviews.insert(view, at: min(index, subviews.count))
+            return
+        }
+        view.removeFromSuperview()
+        view.willMove(toSuperview: self)
+        subviews.insert(view, at: min(max(index, 0), subviews.count))
+        view.superview = self
+        setNeedsDisplay(view.frame)
+        view.didMoveToSuperview()
+    }
+
+    public func removeFromSuperview() {
+        guard let parent = superview else { return }
+        willMove(toSuperview: nil)
+        parent.setNeedsDisplay(frame)
+        parent.subviews.removeAll { $0 === self }
+        superview = nil
+        didMoveToSuperview()
+    }
+
+    /// Called before the view joins (or, with nil, leaves) a superview.
+    open func willMove(toSuperview newSuperview: View?) {}
+    /// Called after the view joined or left a superview.
+    open func didMoveToSuperview() {}
+
+    // MARK: Layout
+
+    public private(set) var needsLayout = true
+
+    public func setNeedsLayout() { needsLayout = true }
+
+    /// Runs `layoutSubviews()` here if asked for, then in every subview.
+    public func layoutIfNeeded() {
+        if needsLayout {
+            needsLayout = false
+            layoutSubviews()
+        }
+        for view in subviews { view.layoutIfNeeded() }
+    }
+
+    /// Places the subviews. Called by the layout pass; never call it directly.
+    open func layoutSubviews() {}
+
+    // MARK: Display
+
+    /// Rectangles changed since the last frame, in this view's coordinates.
+    public private(set) var damagedRects: [Rect] = []
+    public private(set) var needsDisplay = true
+
+    /// Marks the whole view for redraw.
+    public func setNeedsDisplay() { setNeedsDisplay(bounds) }
+
+    /// Marks `rect` (own coordinates) for redraw.
+    public func setNeedsDisplay(_ rect: Rect) {
+        needsDisplay = true
+        if !rect.isEmpty { damagedRects.append(rect) }
+    }
+
+    /// Called by the display pass before a frame in which this view asked to be redrawn.
+    open func willDisplay() {}
+
+    /// Takes the damage for the frame: returns it and clears it.
+    func takeDamage() -> [Rect] {
+        defer { damagedRects.removeAll(keepingCapacity: true); needsDisplay = false }
+        return damagedRects
+    }
+
+    // MARK: Coordinates and hit testing
+
+    /// Converts a point in this view's coordinates to `view`'s (nil: the screen's).
+    public func convert(_ point: Point, to view: View?) -> Point {
+        let onScreen = convertToRoot(point)
+        guard let view else { return onScreen }
+        return view.convertFromRoot(onScreen)
+    }
+
+    /// Converts a rectangle in this view's coordinates to `view`'s (nil: the screen's).
+    public func convert(_ rect: Rect, to view: View?) -> Rect {
+        Rect(origin: convert(rect.origin, to: view), size: rect.size)
+    }
+
+    private func convertToRoot(_ point: Point) -> Point {
+        var p = point
+        var view: View? = self
+        while let v = view {
+            p = p - v.boundsOrigin + v.frame.origin
+            view = v.superview
+        }
+        return p
+    }
+
+    private func convertFromRoot(_ point: Point) -> Point {
+        var chain: [View] = []
+        var view: View? = self
+        while let v = view { chain.append(v); view = v.superview }
+        var p = point
+        for v in chain.reversed() { p = p - v.frame.origin + v.boundsOrigin }
+        return p
+    }
+
+    /// The deepest visible, interactive view containing `point` (own coordinates).
+    public func hitTest(_ point: Point) -> View? {
+        guard !isHidden, alpha > 0.01, isUserInteractionEnabled, bounds.contains(point) else { return nil }
+        for view in subviews.reversed() {
+            let local = point - view.frame.origin + view.boundsOrigin
+            if let hit = view.hitTest(local) { return hit }
+        }
+        return self
+    }
+
+    /// A tap landed on this view at `point` (own coordinates). Return true if handled;
+    /// otherwise the superview is asked.
+    open func handleTap(at point: Point) -> Bool { false }
+}
