@@ -258,6 +258,9 @@ open class ScrollView: View {
     /// Whether `setContentOffset(_:duration:)` is animating.
     public var isAnimatingOffset: Bool { ownAnimator.isRunning(offsetAnimationKey) }
 
+    /// Stops a fling, a bounce and an animated offset where they are.
+    public func stopScrolling() { stopMotion() }
+
     private func stopMotion() {
         if ownAnimator.isRunning(motionKey) { ownAnimator.cancel(motionKey) }
         if ownAnimator.isRunning(offsetAnimationKey) { ownAnimator.cancel(offsetAnimationKey) }

@@ -35,7 +35,15 @@ open class View {
 
     /// Opacity in [0, 1], multiplied with the superviews'.
     public var alpha: Double = 1 { didSet { if alpha != oldValue { setNeedsDisplay() } } }
-    public var isHidden = false { didSet { if isHidden != oldValue { superview?.setNeedsDisplay(frame) } } }
+    /// Hidden views are not drawn and take no taps. Showing or hiding a view lays out its
+    /// superview again (a refresh component re-centres its arrow when a label hides).
+    open var isHidden = false {
+        didSet {
+            guard isHidden != oldValue else { return }
+            superview?.setNeedsDisplay(frame)
+            superview?.setNeedsLayout()
+        }
+    }
     public var backgroundColor: Color? { didSet { if backgroundColor != oldValue { setNeedsDisplay() } } }
     /// Corner radius of the background, points.
     public var cornerRadius: Double = 0 { didSet { if cornerRadius != oldValue { setNeedsDisplay() } } }

@@ -1,0 +1,43 @@
+/// Pull up past the end and release to load more; it springs back afterwards
+/// (MJRefreshBackFooter).
+@MainActor
+open class BackFooter: RefreshFooter {
+    private var pull: EdgePull { EdgePull(edge: .bottom) }
+
+    /// Below the content, or pinned below the view when the content is short.
+    override func placeComponent() {
+        guard let sv = scrollView else { return }
+        let y = PullEdge.bottom.trailingPosition(sv, original: scrollViewOriginalInset,
+                                                 ignored: ignoredScrollViewContentInsetBottom)
+        frame = Rect(x: -sv.adjustedContentInset.left, y: y, width: sv.frame.width, height: height)
+    }
+
+    open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
+        super.scrollViewContentOffsetDidChange(change)
+        guard state != .refreshing, state != .finished else { return }
+        if state == .idle && blockedByHeader { return }
+        pull.offsetDidChange(self, extent: height, trigger: height)
+    }
+
+    open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
+        super.scrollViewPanStateDidChange(change)
+        pull.panStateDidChange(self, change)
+    }
+
+    open override func stateDidChange(from old: RefreshState) {
+        super.stateDidChange(from: old)
+        switch state {
+        case .refreshing:
+            pull.open(self, extent: height)
+        case .idle, .noMoreData:
+            if old == .refreshing || old == .finished {
+                pull.close(self)
+            } else if old == .willRefresh {
+                pullingPercent = 0
+                executeEndCompletion()
+            }
+        case .pulling, .willRefresh, .finished:
+            break
+        }
+    }
+}

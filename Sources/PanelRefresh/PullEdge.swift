@@ -1,0 +1,200 @@
+/// The edge a component is pulled from, and its geometry (MJRefreshHeader, MJRefreshBackFooter
+/// and MJRefreshTrailer compute the same things on different edges; they share this).
+@MainActor
+enum PullEdge {
+    /// Header: pulled down past the top; offsets below `happenOffset` reveal it.
+    case top
+    /// Back footer: pulled up past the end of the content.
+    case bottom
+    /// Trailer: pulled left past the right end.
+    case right
+
+    var axis: Axis { self == .right ? .horizontal : .vertical }
+
+    func offset(_ p: Point) -> Double { axis == .vertical ? p.y : p.x }
+
+    func replacing(_ p: Point, with value: Double) -> Point {
+        axis == .vertical ? Point(x: p.x, y: value) : Point(x: value, y: p.y)
+    }
+
+    /// An inset with `value` on this edge only.
+    func inset(_ value: Double) -> EdgeInsets {
+        switch self {
+        case .top: return EdgeInsets(top: value)
+        case .bottom: return EdgeInsets(bottom: value)
+        case .right: return EdgeInsets(right: value)
+        }
+    }
+
+    func value(of inset: EdgeInsets) -> Double {
+        switch self {
+        case .top: return inset.top
+        case .bottom: return inset.bottom
+        case .right: return inset.right
+        }
+    }
+
+    /// The original inset at the start of the axis (top or left).
+    private func leading(_ inset: EdgeInsets) -> Double { axis == .vertical ? inset.top : inset.left }
+    /// The original inset at the end of the axis (bottom or right).
+    private func trailing(_ inset: EdgeInsets) -> Double { axis == .vertical ? inset.bottom : inset.right }
+
+    private func contentLength(_ sv: ScrollView) -> Double {
+        axis == .vertical ? sv.contentSize.height : sv.contentSize.width
+    }
+
+    private func viewLength(_ sv: ScrollView) -> Double { axis == .vertical ? sv.frame.height : sv.frame.width }
+
+    /// How far the content reaches past the visible area (MJ's `heightForContentBreakView`);
+    /// negative when it is shorter.
+    func contentOverflow(_ sv: ScrollView, original: EdgeInsets) -> Double {
+        contentLength(sv) - (viewLength(sv) - leading(original) - trailing(original))
+    }
+
+    /// The offset at which the component starts to show.
+    func happenOffset(_ sv: ScrollView, original: EdgeInsets) -> Double {
+        switch self {
+        case .top: return -original.top
+        case .bottom, .right:
+            let overflow = contentOverflow(sv, original: original)
+            return overflow > 0 ? overflow - leading(original) : -leading(original)
+        }
+    }
+
+    /// How far past `happen` the offset is, towards this edge (positive = revealed).
+    func reveal(_ offset: Double, happen: Double) -> Double {
+        self == .top ? happen - offset : offset - happen
+    }
+
+    /// The offset at which the component is open by `extent`.
+    func openOffset(happen: Double, extent: Double) -> Double {
+        self == .top ? happen - extent : happen + extent
+    }
+
+    /// The inset the component needs while refreshing: its extent, plus, on the trailing
+    /// edges, the gap left by content shorter than the view (so it sits right below it).
+    func refreshingInset(_ sv: ScrollView, original: EdgeInsets, extent: Double) -> Double {
+        guard self != .top else { return extent }
+        let overflow = contentOverflow(sv, original: original)
+        return overflow < 0 ? extent - overflow : extent
+    }
+
+    /// Position of a trailing component along its axis: after the content, or pinned below
+    /// the visible area when the content is short (MJRefreshBackFooter / Trailer).
+    func trailingPosition(_ sv: ScrollView, original: EdgeInsets, ignored: Double) -> Double {
+        max(contentLength(sv) + ignored, viewLength(sv) - leading(original) - trailing(original) + ignored)
+    }
+
+    /// Brings the offset back into range on this edge's side after the inset shrank.
+    func clampOffset(_ sv: ScrollView) {
+        let current = offset(sv.contentOffset)
+        switch self {
+        case .top:
+            let minimum = offset(sv.minimumContentOffset)
+            if current < minimum { sv.contentOffset = replacing(sv.contentOffset, with: minimum) }
+        case .bottom, .right:
+            let maximum = offset(sv.maximumContentOffset)
+            if current > maximum { sv.contentOffset = replacing(sv.contentOffset, with: maximum) }
+        }
+    }
+}
+
+/// The pull-and-release behaviour of a component on `edge`: tracking the pull while the
+/// finger is down, opening on release, closing after the end.
+@MainActor
+struct EdgePull {
+    let edge: PullEdge
+
+    /// Updates `pullingPercent` and the idle/pulling state from an offset change.
+    /// - Parameters: `extent` is the component's size along the axis, `trigger` the distance
+    ///   that arms it.
+    func offsetDidChange(_ c: RefreshComponent, extent: Double, trigger: Double) {
+        guard let sv = c.scrollView, extent > 0 else { return }
+        let original = c.scrollViewOriginalInset
+        let happen = edge.happenOffset(sv, original: original)
+        let revealed = edge.reveal(edge.offset(sv.contentOffset), happen: happen)
+        guard revealed > 0 else {
+            if c.pullingPercent != 0 && !c.isRefreshing { c.pullingPercent = 0 }
+            return
+        }
+        let percent = revealed / extent
+        if c.state == .noMoreData {
+            c.pullingPercent = percent
+            return
+        }
+        if sv.isDragging {
+            c.pullingPercent = percent
+            if c.state == .idle && revealed > trigger {
+                c.setState(.pulling)
+            } else if c.state == .pulling && revealed <= trigger {
+                c.setState(.idle)
+            }
+        } else if c.state == .pulling {
+            c.beginRefreshing()
+        } else if percent < 1 {
+            c.pullingPercent = percent
+        }
+    }
+
+    /// Release opens a pulled component; a cancelled pan (device lost) closes it instead.
+    func panStateDidChange(_ c: RefreshComponent, _ change: Change<PanRecognizer.State>) {
+        guard c.state == .pulling else { return }
+        switch change.new {
+        case .ended: c.beginRefreshing()
+        case .cancelled: c.setState(.idle)
+        case .possible, .began, .changed, .failed: break
+        }
+    }
+
+    /// Opens the component: sets its inset and moves the content to the open position from
+    /// wherever it is, then runs the refreshing callback.
+    func open(_ c: RefreshComponent, extent: Double) {
+        guard let sv = c.scrollView else {
+            c.executeRefreshingCallback()
+            return
+        }
+        let original = c.scrollViewOriginalInset
+        let happen = edge.happenOffset(sv, original: original)
+        sv.setComponentInset(edge.inset(edge.refreshingInset(sv, original: original, extent: extent)), for: c)
+        guard !sv.isDragging else {
+            // The finger owns the offset; the rubber band already shows the component.
+            c.executeRefreshingCallback()
+            return
+        }
+        let target = edge.replacing(sv.contentOffset, with: edge.openOffset(happen: happen, extent: extent))
+        sv.setContentOffset(target, duration: c.fastAnimationDuration, curve: .easeInOut) { [weak c] _ in
+            // Runs even when a new touch interrupted the snap: the refresh is still on.
+            c?.executeRefreshingCallback()
+        }
+    }
+
+    /// Closes the component: its inset goes back to zero from its present value (never by a
+    /// delta, trap T4) and the content follows where it was beyond the new range.
+    func close(_ c: RefreshComponent) {
+        guard let sv = c.scrollView, let animator = c.animator else {
+            c.pullingPercent = 0
+            c.executeEndCompletion()
+            return
+        }
+        // An end while the component was still opening wins over the opening.
+        if sv.isAnimatingOffset { sv.stopScrolling() }
+        let from = edge.value(of: sv.componentInset(for: c))
+        let edge = self.edge
+        c.endRefreshingAnimationBegin?()
+        if c.automaticallyChangeAlpha {
+            animator.animate(AnimationKey(c, "alpha"), from: c.alpha, to: 0, duration: c.slowAnimationDuration,
+                             apply: { [weak c] in c?.alpha = $0 })
+        }
+        animator.animate(AnimationKey(c, "inset"), from: from, to: 0, duration: c.slowAnimationDuration,
+                         apply: { [weak c, weak sv] value in
+                             guard let c, let sv else { return }
+                             sv.setComponentInset(edge.inset(value), for: c)
+                             if !sv.isDragging { edge.clampOffset(sv) }
+                         },
+                         completion: { [weak c] _ in
+                             guard let c else { return }
+                             c.pullingPercent = 0
+                             c.executeEndCompletion()
+                         })
+    }
+}

@@ -1,0 +1,72 @@
+/// Load more at the end of the content (MJRefreshFooter): the common part of the auto and
+/// back footers.
+@MainActor
+open class RefreshFooter: RefreshComponent {
+    /// MJRefreshFooterHeight: 44 points.
+    public static let defaultHeight: Double = 44
+
+    /// Height, points; also the trigger distance of the back footer.
+    public var height: Double = RefreshFooter.defaultHeight { didSet { heightDidChange(from: oldValue) } }
+    /// Moves the footer down by this much, past a bottom inset the app keeps for itself.
+    public var ignoredScrollViewContentInsetBottom: Double = 0 { didSet { placeComponent() } }
+    /// Hide the footer while the list has no rows (trap T9).
+    public var hidesWhenEmpty = false { didSet { applyHidingRules() } }
+    /// Hide the footer while the content is shorter than the view (trap T9).
+    public var hidesWhenContentNotFull = false { didSet { applyHidingRules() } }
+    /// Let a pull or scroll start loading while the header refreshes (off: trap T1). An
+    /// explicit `beginRefreshing()` always works.
+    public var loadsWhileHeaderRefreshing = false
+
+    /// Ends the refresh (if one runs) and stays in `noMoreData` until `resetNoMoreData()`,
+    /// whatever else is called (trap T5). Returns false if already there.
+    @discardableResult
+    public func endRefreshingWithNoMoreData(completion: Action? = nil) -> Bool {
+        enterNoMoreData(completion: completion)
+    }
+
+    /// Leaves `noMoreData` for `idle`; returns false in any other state.
+    @discardableResult
+    public func resetNoMoreData() -> Bool { leaveNoMoreData() }
+
+    /// Whether automatic triggers must hold back because the header refreshes.
+    var blockedByHeader: Bool {
+        !loadsWhileHeaderRefreshing && (scrollView?.header?.isRefreshing ?? false)
+    }
+
+    /// Whether the content fills the view (MJ: insetTop + contentHeight > viewHeight).
+    var isContentFull: Bool {
+        guard let sv = scrollView else { return false }
+        return sv.adjustedContentInset.top + sv.contentSize.height > sv.frame.height
+    }
+
+    func heightDidChange(from old: Double) { placeComponent() }
+
+    /// Puts the footer where it belongs; subclasses know where.
+    func placeComponent() {}
+
+    open override func didAttach(to scrollView: ScrollView) {
+        super.didAttach(to: scrollView)
+        scrollView.alwaysBounceVertical = true
+        placeComponent()
+        applyHidingRules()
+    }
+
+    open override func scrollViewContentSizeDidChange(_ change: Change<Size>) {
+        super.scrollViewContentSizeDidChange(change)
+        placeComponent()
+        applyHidingRules()
+    }
+
+    open override func scrollViewContentInsetDidChange(_ change: Change<EdgeInsets>) {
+        super.scrollViewContentInsetDidChange(change)
+        placeComponent()
+    }
+
+    /// Applies `hidesWhenEmpty` / `hidesWhenContentNotFull`; with both off the app decides.
+    func applyHidingRules() {
+        guard hidesWhenEmpty || hidesWhenContentNotFull, let sv = scrollView else { return }
+        let empty = hidesWhenEmpty && sv.totalDataCount == 0
+        let short = hidesWhenContentNotFull && !isContentFull
+        isHidden = empty || short
+    }
+}

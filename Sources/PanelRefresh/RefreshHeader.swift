@@ -1,0 +1,117 @@
+import Foundation
+
+/// Pull down past the top to refresh (MJRefreshHeader).
+@MainActor
+open class RefreshHeader: RefreshComponent {
+    /// MJRefreshHeaderHeight: 54 points.
+    public static let defaultHeight: Double = 54
+
+    /// Height, points; also the trigger distance unless `triggerDistance` is set.
+    public var height: Double = RefreshHeader.defaultHeight { didSet { placeComponent() } }
+    /// Pull distance (points of displayed overscroll) that arms a refresh; nil: `height`
+    /// (MJRefresh ties the two, trap T10).
+    public var triggerDistance: Double?
+    /// Largest overscroll the finger can pull, points; nil: unlimited (the rubber band only).
+    public var maxDragDistance: Double? { didSet { applyMaxDrag() } }
+    /// Moves the header up by this much, for content whose top inset is not the header's.
+    public var ignoredScrollViewContentInsetTop: Double = 0 { didSet { placeComponent() } }
+    /// When the header finishes, a footer in `noMoreData` goes back to idle (trap T6).
+    public var resetsFooterNoMoreDataOnEnd = true
+
+    /// Key of the last-updated time in `lastUpdatedStore`.
+    public var lastUpdatedTimeKey = "PanelRefreshHeaderLastUpdatedTimeKey" { didSet { lastUpdatedTimeDidChange() } }
+    /// Where the last-updated time is kept (default: in memory only).
+    public var lastUpdatedStore: any LastUpdatedStore = InMemoryLastUpdatedStore() { didSet { lastUpdatedTimeDidChange() } }
+    /// Hears errors of the last-updated store (the header goes on; the time is kept in memory).
+    public var errorHandler: ((any Error) -> Void)?
+    /// The time of the last completed refresh, if any.
+    public var lastUpdatedTime: Date? { lastUpdatedStore.date(forKey: lastUpdatedTimeKey) }
+
+    private var pull: EdgePull { EdgePull(edge: .top) }
+
+    /// The last-updated time changed (a refresh ended, or the key or store changed).
+    open func lastUpdatedTimeDidChange() {}
+
+    open override func didAttach(to scrollView: ScrollView) {
+        super.didAttach(to: scrollView)
+        scrollView.alwaysBounceVertical = true
+        applyMaxDrag()
+        placeComponent()
+    }
+
+    open override func willDetach(from scrollView: ScrollView) {
+        super.willDetach(from: scrollView)
+        if maxDragDistance != nil { scrollView.maximumOverscroll.top = .infinity }
+    }
+
+    private func applyMaxDrag() {
+        scrollView?.maximumOverscroll.top = maxDragDistance ?? .infinity
+    }
+
+    /// MJRefreshHeader.placeSubviews: y = −height − ignoredScrollViewContentInsetTop.
+    func placeComponent() {
+        let x = -(scrollView?.adjustedContentInset.left ?? 0)
+        let width = scrollView?.frame.width ?? frame.width
+        frame = Rect(x: x, y: -height - ignoredScrollViewContentInsetTop, width: width, height: height)
+    }
+
+    open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
+        super.scrollViewContentOffsetDidChange(change)
+        if state == .refreshing || state == .finished {
+            resetInset()
+            return
+        }
+        pull.offsetDidChange(self, extent: height, trigger: triggerDistance ?? height)
+    }
+
+    open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
+        super.scrollViewPanStateDidChange(change)
+        pull.panStateDidChange(self, change)
+    }
+
+    open override func scrollViewContentInsetDidChange(_ change: Change<EdgeInsets>) {
+        super.scrollViewContentInsetDidChange(change)
+        if change.old.left != change.new.left { placeComponent() }
+    }
+
+    /// While open, the header's inset follows what is visible of it, between 0 and its height
+    /// (MJRefresh's `resetInset`): sticky section headers must not float below a header the
+    /// user has scrolled away (trap T3).
+    private func resetInset() {
+        guard let sv = scrollView else { return }
+        let originalTop = scrollViewOriginalInset.top
+        let top = min(max(-sv.contentOffset.y, originalTop), originalTop + height)
+        sv.setComponentInset(EdgeInsets(top: top - originalTop), for: self)
+    }
+
+    open override func stateDidChange(from old: RefreshState) {
+        super.stateDidChange(from: old)
+        switch state {
+        case .refreshing:
+            pull.open(self, extent: height)
+        case .idle where old == .refreshing || old == .finished || old == .willRefresh:
+            recordLastUpdated()
+            if resetsFooterNoMoreDataOnEnd, let footer = scrollView?.footer, footer.state == .noMoreData {
+                footer.resetNoMoreData()
+            }
+            if old == .willRefresh {
+                pullingPercent = 0
+                executeEndCompletion()
+            } else {
+                pull.close(self)
+            }
+        case .idle, .pulling, .willRefresh, .noMoreData, .finished:
+            break
+        }
+    }
+
+    private func recordLastUpdated() {
+        guard let date = animator?.clock.date else { return }
+        do {
+            try lastUpdatedStore.setDate(date, forKey: lastUpdatedTimeKey)
+        } catch {
+            errorHandler?(error)
+        }
+        lastUpdatedTimeDidChange()
+    }
+}

@@ -1,0 +1,44 @@
+/// The languages the components ship texts for (MJRefresh's built-in six).
+public enum RefreshLanguage: String, Sendable, Hashable, CaseIterable {
+    case english = "en"
+    case simplifiedChinese = "zh-Hans"
+    case traditionalChinese = "zh-Hant"
+    case korean = "ko"
+    case russian = "ru"
+    case ukrainian = "uk"
+
+    /// Maps a BCP 47 or POSIX locale code ("zh_TW.UTF-8", "ru-RU", "zh-Hans-CN") to a shipped
+    /// language; anything else is English. Unlike MJRefresh, plain "zh", "zh-CN" and "zh-SG"
+    /// are Simplified (MJ sent every `zh` without "Hans" to Traditional).
+    public init(code: String) {
+        let normalized = code.replacingOccurrences(of: "_", with: "-").lowercased()
+        let base = normalized.split(whereSeparator: { $0 == "-" || $0 == "." || $0 == "@" }).first.map(String.init) ?? ""
+        switch base {
+        case "zh":
+            if normalized.contains("hant") || normalized.contains("-tw") || normalized.contains("-hk")
+                || normalized.contains("-mo") {
+                self = .traditionalChinese
+            } else {
+                self = .simplifiedChinese
+            }
+        case "ko": self = .korean
+        case "ru": self = .russian
+        case "uk": self = .ukrainian
+        default: self = .english
+        }
+    }
+}
+
+/// Every text the components show.
+public enum RefreshTextKey: String, Sendable, Hashable, CaseIterable {
+    case headerIdle, headerPulling, headerRefreshing, headerFinished, headerFailed
+    case autoFooterIdle, autoFooterRefreshing
+    case backFooterIdle, backFooterPulling, backFooterRefreshing
+    case footerNoMoreData, footerFinished, footerFailed
+    case trailerIdle, trailerPulling, trailerRefreshing, trailerNoMoreData
+    /// Prefix of the last-updated line.
+    case lastUpdated
+    case today
+    /// Shown instead of a time when there is no record.
+    case noRecord
+}

@@ -1,0 +1,26 @@
+/// The states of a refresh component: MJRefresh's five, plus `finished`.
+public enum RefreshState: String, Sendable, Hashable, CaseIterable {
+    /// At rest ("Pull down to refresh").
+    case idle
+    /// Pulled past the trigger; releasing starts a refresh.
+    case pulling
+    /// Loading; the component stays open.
+    case refreshing
+    /// `beginRefreshing()` came before the component was ever on a presented frame; the
+    /// first frame turns it into `refreshing` (MJRefresh trap T8).
+    case willRefresh
+    /// Footers and trailers: everything is loaded; sticks until `resetNoMoreData()`.
+    case noMoreData
+    /// The refresh ended and its result (success or failure) is shown for
+    /// `finishedDisplayDuration` seconds before the component closes (trap T10).
+    case finished
+}
+
+/// How a refresh ended, shown in the `finished` state.
+public enum RefreshResult: Sendable, Hashable {
+    case success
+    /// The load failed; the message is for logs and status lines, not for the label.
+    case failure(String?)
+
+    public var isSuccess: Bool { if case .success = self { return true } else { return false } }
+}

@@ -1,0 +1,164 @@
+/// The built-in texts. Our own wording (MJRefresh's is listed in shared/reference for
+/// comparison); the trailer has texts in every language, which MJRefresh lacks outside Chinese.
+enum RefreshStrings {
+    static func text(_ key: RefreshTextKey, _ language: RefreshLanguage) -> String {
+        switch language {
+        case .english: return english(key)
+        case .simplifiedChinese: return simplifiedChinese(key)
+        case .traditionalChinese: return traditionalChinese(key)
+        case .korean: return korean(key)
+        case .russian: return russian(key)
+        case .ukrainian: return ukrainian(key)
+        }
+    }
+
+    private static func english(_ key: RefreshTextKey) -> String {
+        switch key {
+        case .headerIdle: return "Pull down to update"
+        case .headerPulling: return "Let go to update"
+        case .headerRefreshing: return "Updating…"
+        case .headerFinished: return "Up to date"
+        case .headerFailed: return "Update failed"
+        case .autoFooterIdle: return "Tap or pull up for more"
+        case .autoFooterRefreshing: return "Loading more…"
+        case .backFooterIdle: return "Pull up for more"
+        case .backFooterPulling: return "Let go to load more"
+        case .backFooterRefreshing: return "Loading more…"
+        case .footerNoMoreData: return "That's everything"
+        case .footerFinished: return "Loaded"
+        case .footerFailed: return "Could not load more"
+        case .trailerIdle: return "Swipe for details"
+        case .trailerPulling: return "Let go for details"
+        case .trailerRefreshing: return "Opening…"
+        case .trailerNoMoreData: return "Nothing more"
+        case .lastUpdated: return "Updated: "
+        case .today: return "today"
+        case .noRecord: return "never"
+        }
+    }
+
+    private static func simplifiedChinese(_ key: RefreshTextKey) -> String {
+        switch key {
+        case .headerIdle: return "下拉即可更新"
+        case .headerPulling: return "松手立即更新"
+        case .headerRefreshing: return "正在更新…"
+        case .headerFinished: return "已是最新"
+        case .headerFailed: return "更新失败"
+        case .autoFooterIdle: return "点按或上拉查看更多"
+        case .autoFooterRefreshing: return "正在加载更多…"
+        case .backFooterIdle: return "上拉查看更多"
+        case .backFooterPulling: return "松手加载更多"
+        case .backFooterRefreshing: return "正在加载更多…"
+        case .footerNoMoreData: return "没有更多内容了"
+        case .footerFinished: return "加载完成"
+        case .footerFailed: return "加载失败"
+        case .trailerIdle: return "左滑查看详情"
+        case .trailerPulling: return "松手查看详情"
+        case .trailerRefreshing: return "正在打开…"
+        case .trailerNoMoreData: return "没有更多了"
+        case .lastUpdated: return "上次更新："
+        case .today: return "今天"
+        case .noRecord: return "从未更新"
+        }
+    }
+
+    private static func traditionalChinese(_ key: RefreshTextKey) -> String {
+        switch key {
+        case .headerIdle: return "下拉即可更新"
+        case .headerPulling: return "鬆手立即更新"
+        case .headerRefreshing: return "正在更新…"
+        case .headerFinished: return "已是最新"
+        case .headerFailed: return "更新失敗"
+        case .autoFooterIdle: return "點按或上拉查看更多"
+        case .autoFooterRefreshing: return "正在載入更多…"
+        case .backFooterIdle: return "上拉查看更多"
+        case .backFooterPulling: return "鬆手載入更多"
+        case .backFooterRefreshing: return "正在載入更多…"
+        case .footerNoMoreData: return "沒有更多內容了"
+        case .footerFinished: return "載入完成"
+        case .footerFailed: return "載入失敗"
+        case .trailerIdle: return "左滑查看詳情"
+        case .trailerPulling: return "鬆手查看詳情"
+        case .trailerRefreshing: return "正在開啟…"
+        case .trailerNoMoreData: return "沒有更多了"
+        case .lastUpdated: return "上次更新："
+        case .today: return "今天"
+        case .noRecord: return "從未更新"
+        }
+    }
+
+    private static func korean(_ key: RefreshTextKey) -> String {
+        switch key {
+        case .headerIdle: return "당겨서 새로 고침"
+        case .headerPulling: return "손을 떼면 새로 고침"
+        case .headerRefreshing: return "새로 고치는 중…"
+        case .headerFinished: return "최신 상태입니다"
+        case .headerFailed: return "새로 고침 실패"
+        case .autoFooterIdle: return "탭하거나 위로 당겨 더 보기"
+        case .autoFooterRefreshing: return "더 불러오는 중…"
+        case .backFooterIdle: return "위로 당겨 더 보기"
+        case .backFooterPulling: return "손을 떼면 더 불러오기"
+        case .backFooterRefreshing: return "더 불러오는 중…"
+        case .footerNoMoreData: return "더 이상 항목이 없습니다"
+        case .footerFinished: return "불러오기 완료"
+        case .footerFailed: return "불러오기 실패"
+        case .trailerIdle: return "밀어서 자세히 보기"
+        case .trailerPulling: return "손을 떼면 자세히 보기"
+        case .trailerRefreshing: return "여는 중…"
+        case .trailerNoMoreData: return "더 이상 없음"
+        case .lastUpdated: return "마지막 업데이트: "
+        case .today: return "오늘"
+        case .noRecord: return "기록 없음"
+        }
+    }
+
+    private static func russian(_ key: RefreshTextKey) -> String {
+        switch key {
+        case .headerIdle: return "Потяните вниз для обновления"
+        case .headerPulling: return "Отпустите для обновления"
+        case .headerRefreshing: return "Обновляем…"
+        case .headerFinished: return "Всё актуально"
+        case .headerFailed: return "Не удалось обновить"
+        case .autoFooterIdle: return "Нажмите или потяните вверх"
+        case .autoFooterRefreshing: return "Загружаем ещё…"
+        case .backFooterIdle: return "Потяните вверх, чтобы загрузить ещё"
+        case .backFooterPulling: return "Отпустите, чтобы загрузить ещё"
+        case .backFooterRefreshing: return "Загружаем ещё…"
+        case .footerNoMoreData: return "Больше ничего нет"
+        case .footerFinished: return "Загружено"
+        case .footerFailed: return "Не удалось загрузить"
+        case .trailerIdle: return "Потяните для подробностей"
+        case .trailerPulling: return "Отпустите для подробностей"
+        case .trailerRefreshing: return "Открываем…"
+        case .trailerNoMoreData: return "Больше ничего"
+        case .lastUpdated: return "Обновлено: "
+        case .today: return "сегодня"
+        case .noRecord: return "ни разу"
+        }
+    }
+
+    private static func ukrainian(_ key: RefreshTextKey) -> String {
+        switch key {
+        case .headerIdle: return "Потягніть униз для оновлення"
+        case .headerPulling: return "Відпустіть для оновлення"
+        case .headerRefreshing: return "Оновлюємо…"
+        case .headerFinished: return "Усе актуально"
+        case .headerFailed: return "Не вдалося оновити"
+        case .autoFooterIdle: return "Торкніться або потягніть угору"
+        case .autoFooterRefreshing: return "Завантажуємо ще…"
+        case .backFooterIdle: return "Потягніть угору, щоб завантажити ще"
+        case .backFooterPulling: return "Відпустіть, щоб завантажити ще"
+        case .backFooterRefreshing: return "Завантажуємо ще…"
+        case .footerNoMoreData: return "Більше нічого немає"
+        case .footerFinished: return "Завантажено"
+        case .footerFailed: return "Не вдалося завантажити"
+        case .trailerIdle: return "Потягніть для подробиць"
+        case .trailerPulling: return "Відпустіть для подробиць"
+        case .trailerRefreshing: return "Відкриваємо…"
+        case .trailerNoMoreData: return "Більше нічого"
+        case .lastUpdated: return "Оновлено: "
+        case .today: return "сьогодні"
+        case .noRecord: return "жодного разу"
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A header with a state label and a last-updated label (MJRefreshStateHeader).
+@MainActor
+open class StateHeader: RefreshHeader {
+    public let stateLabel = Label()
+    public let lastUpdatedTimeLabel = Label()
+    /// Gap between the text and the arrow, spinner or gif, points.
+    public var labelLeftInset = RefreshStyle.labelLeftInset { didSet { setNeedsLayout() } }
+    /// Makes the last-updated text from the time (nil: no record); replaces the built-in one.
+    public var lastUpdatedTimeText: ((Date?) -> String)? { didSet { updateTimeText() } }
+    /// Formats the built-in last-updated text.
+    public var lastUpdatedFormatter = LastUpdatedFormatter() { didSet { updateTimeText() } }
+
+    private var titles = StateTitles { state, result in
+        switch state {
+        case .idle, .noMoreData: return .headerIdle
+        case .pulling: return .headerPulling
+        case .refreshing, .willRefresh: return .headerRefreshing
+        case .finished: return StateTitles.finishedKey(result, success: .headerFinished, failure: .headerFailed)
+        }
+    }
+
+    /// Sets the title of `state` (nil: back to the built-in text). Returns self for chaining.
+    @discardableResult
+    public func setTitle(_ title: String?, for state: RefreshState) -> Self {
+        titles.set(title, for: state)
+        updateStateText()
+        return self
+    }
+
+    public func title(for state: RefreshState) -> String {
+        titles.title(for: state, result: lastResult, localizer: localizer)
+    }
+
+    open override func prepare() {
+        super.prepare()
+        RefreshStyle.styleLabel(stateLabel)
+        RefreshStyle.styleLabel(lastUpdatedTimeLabel)
+        addSubview(stateLabel)
+        addSubview(lastUpdatedTimeLabel)
+        updateStateText()
+        updateTimeText()
+    }
+
+    /// Widest visible text, points.
+    var visibleTextWidth: Double {
+        max(stateLabel.textWidth, lastUpdatedTimeLabel.isHidden ? 0 : lastUpdatedTimeLabel.textWidth)
+    }
+
+    open override func placeSubviews() {
+        super.placeSubviews()
+        guard !stateLabel.isHidden else { return }
+        if lastUpdatedTimeLabel.isHidden {
+            stateLabel.frame = Rect(origin: .zero, size: frame.size)
+        } else {
+            let half = frame.height * 0.5
+            stateLabel.frame = Rect(x: 0, y: 0, width: frame.width, height: half)
+            lastUpdatedTimeLabel.frame = Rect(x: 0, y: half, width: frame.width, height: frame.height - half)
+        }
+    }
+
+    open override func stateDidChange(from old: RefreshState) {
+        super.stateDidChange(from: old)
+        updateStateText()
+        updateTimeText()
+    }
+
+    open override func i18nDidChange() {
+        updateStateText()
+        updateTimeText()
+        super.i18nDidChange()
+    }
+
+    open override func lastUpdatedTimeDidChange() {
+        super.lastUpdatedTimeDidChange()
+        updateTimeText()
+    }
+
+    private func updateStateText() { stateLabel.text = title(for: state) }
+
+    private func updateTimeText() {
+        let date = lastUpdatedTime
+        if let custom = lastUpdatedTimeText {
+            lastUpdatedTimeLabel.text = custom(date)
+        } else {
+            // Before the header is on a scroll view there is no clock: "today" cannot be told.
+            let now = animator?.clock.date ?? date ?? Date(timeIntervalSince1970: 0)
+            lastUpdatedTimeLabel.text = lastUpdatedFormatter.text(for: date, now: now, localizer: localizer)
+        }
+    }
+
+    open override func didAttach(to scrollView: ScrollView) {
+        super.didAttach(to: scrollView)
+        updateTimeText()
+    }
+}

@@ -1,0 +1,82 @@
+/// Pull left past the right end and release (MJRefreshTrailer): "see the details" on a
+/// horizontal scroll view.
+@MainActor
+open class Trailer: RefreshComponent {
+    /// MJRefreshTrailWidth: 60 points.
+    public static let defaultWidth: Double = 60
+
+    /// Width, points; also the trigger distance.
+    public var width: Double = Trailer.defaultWidth { didSet { placeComponent() } }
+    /// Moves the trailer right by this much.
+    public var ignoredScrollViewContentInsetRight: Double = 0 { didSet { placeComponent() } }
+
+    private var pull: EdgePull { EdgePull(edge: .right) }
+
+    open override func prepare() {
+        super.prepare()
+        autoresizesToScrollViewWidth = false
+    }
+
+    /// Ends the refresh (if one runs) and stays in `noMoreData` until `resetNoMoreData()`.
+    @discardableResult
+    public func endRefreshingWithNoMoreData(completion: Action? = nil) -> Bool {
+        enterNoMoreData(completion: completion)
+    }
+
+    /// Leaves `noMoreData` for `idle`; returns false in any other state.
+    @discardableResult
+    public func resetNoMoreData() -> Bool { leaveNoMoreData() }
+
+    open override func didAttach(to scrollView: ScrollView) {
+        super.didAttach(to: scrollView)
+        // MJRefreshTrailer.willMoveToSuperview: horizontal bounce only.
+        scrollView.alwaysBounceHorizontal = true
+        scrollView.alwaysBounceVertical = false
+        placeComponent()
+    }
+
+    func placeComponent() {
+        guard let sv = scrollView else { return }
+        let x = PullEdge.right.trailingPosition(sv, original: scrollViewOriginalInset,
+                                                ignored: ignoredScrollViewContentInsetRight)
+        frame = Rect(x: x, y: -sv.adjustedContentInset.top, width: width, height: sv.frame.height)
+    }
+
+    open override func scrollViewContentSizeDidChange(_ change: Change<Size>) {
+        super.scrollViewContentSizeDidChange(change)
+        placeComponent()
+    }
+
+    open override func scrollViewContentInsetDidChange(_ change: Change<EdgeInsets>) {
+        super.scrollViewContentInsetDidChange(change)
+        placeComponent()
+    }
+
+    open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
+        super.scrollViewContentOffsetDidChange(change)
+        guard state != .refreshing, state != .finished else { return }
+        pull.offsetDidChange(self, extent: width, trigger: width)
+    }
+
+    open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
+        super.scrollViewPanStateDidChange(change)
+        pull.panStateDidChange(self, change)
+    }
+
+    open override func stateDidChange(from old: RefreshState) {
+        super.stateDidChange(from: old)
+        switch state {
+        case .refreshing:
+            pull.open(self, extent: width)
+        case .idle, .noMoreData:
+            if old == .refreshing || old == .finished {
+                pull.close(self)
+            } else if old == .willRefresh {
+                pullingPercent = 0
+                executeEndCompletion()
+            }
+        case .pulling, .willRefresh, .finished:
+            break
+        }
+    }
+}
