@@ -109,8 +109,10 @@ public struct PanRecognizer: Sendable {
             pathAtBegin = path
             return event(.began, location: location, at: frame.timestamp)
         case .began, .changed:
-            tracker.add(path, at: frame.timestamp)
             if isDown {
+                // Only frames with fingers down are samples: a lift repeats the last position,
+                // and as a sample it would read as a stop (Flutter and Android skip up events).
+                tracker.add(path, at: frame.timestamp)
                 state = .changed
                 return event(.changed, location: location, at: frame.timestamp)
             }

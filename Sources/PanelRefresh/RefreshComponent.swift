@@ -191,13 +191,28 @@ open class RefreshComponent: View, ScrollViewObserver {
         state = new
         if new == .idle || new == .noMoreData { endsInNoMoreData = false }
         if old == .finished { animator?.cancel(AnimationKey(self, "finished")) }
+        changingState += 1
         stateDidChange(from: old)
         setNeedsLayout()
         stateDidChangeHandler?(old, new)
+        changingState -= 1
+        if changingState == 0 && refreshingCallbackPending {
+            refreshingCallbackPending = false
+            executeRefreshingCallback()
+        }
     }
+
+    /// Nesting depth of `setState`; callbacks asked for inside wait until it is 0, so that
+    /// observers always hear "→ refreshing" before the refreshing action runs.
+    private var changingState = 0
+    private var refreshingCallbackPending = false
 
     /// Runs the refresh's callbacks if it is still on (an end that came first wins).
     public func executeRefreshingCallback() {
+        if changingState > 0 {
+            refreshingCallbackPending = true
+            return
+        }
         guard state == .refreshing else { return }
         refreshingAction?()
         let once = oneShotBeginCompletion
