@@ -15,12 +15,12 @@ public protocol ListDelegate: AnyObject {
 }
 
 /// How tall rows are.
-public enum RowHeight {
+public enum RowHeight: Sendable {
     /// Every row the same height, points: O(1) geometry, the cheapest.
     case fixed(Double)
     /// Each row asks; heights are summed once per `reloadData()` and looked up by binary
     /// search per frame.
-    case variable((Int) -> Double)
+    case variable(@Sendable (Int) -> Double)
 }
 
 /// A vertical list of rows on a scroll view. Only the rows on screen exist as cells, and

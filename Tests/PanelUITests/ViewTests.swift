@@ -1,0 +1,94 @@
+import Testing
+@testable import PanelUI
+
+@MainActor
+@Suite("View tree")
+struct ViewTests {
+    final class Recorder: View {
+        var layouts = 0
+        var displays = 0
+        var taps: [Point] = []
+        override func layoutSubviews() { layouts += 1 }
+        override func willDisplay() { displays += 1 }
+        override func handleTap(at point: Point) -> Bool {
+            taps.append(point)
+            return true
+        }
+    }
+
+    @Test("subviews, removal and coordinate conversion through scrolled bounds")
+    func tree() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 400, height: 300))
+        let scroller = View(frame: Rect(x: 10, y: 20, width: 200, height: 200))
+        scroller.boundsOrigin = Point(x: 0, y: 50)
+        let child = View(frame: Rect(x: 5, y: 100, width: 50, height: 50))
+        root.addSubview(scroller)
+        scroller.addSubview(child)
+        #expect(child.superview === scroller)
+        #expect(child.convert(Point(x: 0, y: 0), to: nil) == Point(x: 15, y: 70))
+        #expect(root.convert(Point(x: 15, y: 70), to: child) == .zero)
+        child.removeFromSuperview()
+        #expect(scroller.subviews.isEmpty)
+        #expect(child.superview == nil)
+    }
+
+    @Test("hit testing finds the deepest visible, interactive view")
+    func hitTest() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let a = Recorder(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        let b = Recorder(frame: Rect(x: 10, y: 10, width: 20, height: 20))
+        root.addSubview(a)
+        a.addSubview(b)
+        #expect(root.hitTest(Point(x: 15, y: 15)) === b)
+        b.isHidden = true
+        #expect(root.hitTest(Point(x: 15, y: 15)) === a)
+        a.isUserInteractionEnabled = false
+        #expect(root.hitTest(Point(x: 15, y: 15)) === root)
+    }
+
+    @Test("changes become damage in screen coordinates; layout and display run once per request")
+    func damageAndLayout() {
+        let clock = ManualClock()
+        let screen = Screen(size: Size(width: 320, height: 240), animator: Animator(clock: clock))
+        let view = Recorder(frame: Rect(x: 10, y: 10, width: 100, height: 40))
+        screen.rootView.addSubview(view)
+        _ = screen.prepareFrame()
+        screen.didPresentFrame()
+        let layouts = view.layouts, displays = view.displays
+        #expect(screen.prepareFrame().isEmpty)
+        #expect(!screen.needsFrame)
+        view.alpha = 0.5
+        #expect(screen.needsFrame)
+        let damage = screen.prepareFrame()
+        #expect(damage == [Rect(x: 10, y: 10, width: 100, height: 40)])
+        #expect(view.displays == displays + 1)
+        #expect(view.layouts == layouts)
+        view.frame = Rect(x: 20, y: 10, width: 100, height: 50)
+        let moved = screen.prepareFrame()
+        #expect(moved.contains(Rect(x: 10, y: 10, width: 100, height: 40)))
+        #expect(moved.contains(Rect(x: 20, y: 10, width: 100, height: 50)))
+        #expect(view.layouts == layouts + 1, "a new size lays out again")
+    }
+
+    @Test("damage is clipped to the screen")
+    func clipped() {
+        let screen = Screen(size: Size(width: 100, height: 100), animator: Animator(clock: ManualClock()))
+        let view = View(frame: Rect(x: 80, y: -30, width: 50, height: 50))
+        screen.rootView.addSubview(view)
+        _ = screen.prepareFrame()
+        view.backgroundColor = .black
+        #expect(screen.prepareFrame() == [Rect(x: 80, y: 0, width: 20, height: 20)])
+    }
+
+    @Test("labels measure text; wide scripts count double")
+    func labels() {
+        let label = Label()
+        label.font = .bold(14)
+        label.text = "abcd"
+        let latin = label.textWidth
+        label.text = "下拉刷新"
+        #expect(label.textWidth > latin * 1.5)
+        label.text = ""
+        #expect(label.textWidth == 0)
+    }
+}
