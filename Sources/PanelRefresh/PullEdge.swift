@@ -149,6 +149,8 @@ struct EdgePull {
     /// Opens the component: sets its inset and moves the content to the open position from
     /// wherever it is, then runs the refreshing callback.
     func open(_ c: RefreshComponent, extent: Double) {
+        // A refresh that begins while the last one is still closing takes over from it.
+        c.animator?.cancel(AnimationKey(c, "inset"))
         guard let sv = c.scrollView else {
             c.executeRefreshingCallback()
             return
@@ -191,8 +193,9 @@ struct EdgePull {
                              sv.setComponentInset(edge.inset(value), for: c)
                              if !sv.isDragging { edge.clampOffset(sv) }
                          },
-                         completion: { [weak c] _ in
-                             guard let c else { return }
+                         completion: { [weak c] finished in
+                             // Interrupted by a new refresh: this close never completed.
+                             guard let c, finished else { return }
                              c.pullingPercent = 0
                              c.executeEndCompletion()
                          })

@@ -111,6 +111,8 @@ open class RefreshComponent: View, ScrollViewObserver {
     public func beginRefreshing(completion: Action? = nil) -> Bool {
         guard !isRefreshing, state != .noMoreData else { return false }
         oneShotBeginCompletion = completion
+        // The previous refresh's close (if still running) will not complete.
+        oneShotEndCompletion = nil
         animator?.animate(AnimationKey(self, "alpha"), from: alpha, to: 1, duration: fastAnimationDuration,
                           apply: { [weak self] in self?.alpha = $0 })
         pullingPercent = 1

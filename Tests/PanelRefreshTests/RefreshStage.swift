@@ -40,10 +40,10 @@ final class RefreshStage {
 
     /// Logs `component`'s states and refreshes under `name`.
     func watch(_ component: RefreshComponent, as name: String) {
-        component.stateDidChangeHandler = { [unowned self] in self.events.append("\(name) \($0.rawValue)->\($1.rawValue)") }
-        component.refreshingAction = { [unowned self] in
-            self.events.append("\(name) refresh")
-            self.onRefresh[name]?()
+        component.stateDidChangeHandler = { [weak self] in self?.events.append("\(name) \($0.rawValue)->\($1.rawValue)") }
+        component.refreshingAction = { [weak self] in
+            self?.events.append("\(name) refresh")
+            self?.onRefresh[name]?()
         }
     }
 
@@ -86,7 +86,7 @@ final class RefreshStage {
     /// Offsets of every frame drawn while `body` runs.
     func recordOffsets(_ body: () -> Void) -> [Double] {
         var offsets: [Double] = []
-        scene.onFrame = { [unowned self] _ in offsets.append(self.list.contentOffset.y) }
+        scene.onFrame = { [weak self] _ in offsets.append(self?.list.contentOffset.y ?? .nan) }
         body()
         scene.onFrame = nil
         return offsets
