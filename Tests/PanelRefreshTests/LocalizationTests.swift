@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+@testable import PanelRefresh
+
+@MainActor
+@Suite("Localised texts")
+struct LocalizationTests {
+    @Test("every language has every text, and the non-English ones are translated")
+    func complete() {
+        let localizer = RefreshLocalizer()
+        for language in RefreshLanguage.allCases {
+            for key in RefreshTextKey.allCases {
+                let text = localizer.text(key, in: language)
+                #expect(!text.isEmpty, "\(language) \(key)")
+                if language != .english && key != .lastUpdated {
+                    #expect(text != localizer.text(key, in: .english), "\(language) \(key) is untranslated")
+                }
+            }
+        }
+    }
+
+    @Test("locale codes map to the shipped languages", arguments: [
+        ("en_US.UTF-8", RefreshLanguage.english), ("zh_CN.UTF-8", .simplifiedChinese), ("zh-Hans-CN", .simplifiedChinese),
+        ("zh", .simplifiedChinese), ("zh_TW", .traditionalChinese), ("zh-Hant", .traditionalChinese),
+        ("zh-HK", .traditionalChinese), ("ko-KR", .korean), ("ru_RU", .russian), ("uk_UA.UTF-8", .ukrainian),
+        ("de_DE", .english), ("", .english), ("C", .english),
+    ])
+    func codes(code: String, language: RefreshLanguage) {
+        #expect(RefreshLanguage(code: code) == language)
+    }
+
+    @Test("switching the language at run time updates every component's texts")
+    func runtimeSwitch() {
+        let localizer = RefreshLocalizer()
+        let stage = RefreshStage()
+        let header = stage.attach(header: NormalHeader(localizer: localizer))
+        let footer = stage.attach(footer: BackNormalFooter(localizer: localizer))
+        let trailer = StateTrailer(localizer: localizer)
+        #expect(header.stateLabel.text == "Pull down to update")
+        localizer.language = .russian
+        #expect(header.stateLabel.text == "Потяните вниз для обновления")
+        #expect(footer.stateLabel.text == "Потяните вверх, чтобы загрузить ещё")
+        #expect(trailer.stateLabel.text == "Потяните для подробностей")
+        #expect(header.lastUpdatedTimeLabel.text == "Обновлено: ни разу")
+        localizer.language = .korean
+        #expect(header.stateLabel.text == "당겨서 새로 고침")
+        localizer.setText("Тяни!", for: .headerIdle, in: .korean)
+        #expect(header.stateLabel.text == "Тяни!")
+        localizer.setText(nil, for: .headerIdle, in: .korean)
+        #expect(header.stateLabel.text == "당겨서 새로 고침")
+    }
+
+    @Test("a component's own titles win over the language")
+    func customWins() {
+        let localizer = RefreshLocalizer()
+        let header = StateHeader(localizer: localizer)
+        header.setTitle("Custom", for: .idle)
+        localizer.language = .ukrainian
+        #expect(header.stateLabel.text == "Custom")
+        #expect(header.title(for: .pulling) == "Відпустіть для оновлення")
+    }
+
+    @Test("the shared localizer is the default and reaches components made without one")
+    func shared() {
+        let header = StateHeader()
+        #expect(header.localizer === RefreshLocalizer.shared)
+    }
+}
+
+@MainActor
+@Suite("Last updated")
+struct LastUpdatedTests {
+    let formatter = LastUpdatedFormatter(calendar: RefreshStage.utc)
+    let localizer = RefreshLocalizer()
+
+    func date(_ text: String) -> Date {
+        let f = ISO8601DateFormatter()
+        return f.date(from: text)!
+    }
+
+    @Test("today, this year, another year, no record")
+    func formats() {
+        let now = date("2026-11-29T18:30:00Z")
+        #expect(formatter.text(for: date("2026-11-29T08:05:00Z"), now: now, localizer: localizer) == "Updated: today 08:05")
+        #expect(formatter.text(for: date("2026-03-12T14:05:00Z"), now: now, localizer: localizer) == "Updated: 03-12 14:05")
+        #expect(formatter.text(for: date("2025-11-29T14:05:00Z"), now: now, localizer: localizer) == "Updated: 2025-11-29 14:05")
+        #expect(formatter.text(for: nil, now: now, localizer: localizer) == "Updated: never")
+    }
+
+    @Test("the same day of another month is not today (MJRefresh compared only the day)")
+    func fullDate() {
+        let now = date("2026-11-29T18:30:00Z")
+        #expect(formatter.text(for: date("2026-10-29T18:00:00Z"), now: now, localizer: localizer) == "Updated: 10-29 18:00")
+    }
+
+    @Test("in Chinese")
+    func chinese() {
+        let zh = RefreshLocalizer(language: .simplifiedChinese)
+        let now = date("2026-11-29T18:30:00Z")
+        #expect(formatter.text(for: now, now: now, localizer: zh) == "上次更新：今天 18:30")
+    }
+
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("panel-refresh-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test("the file store keeps dates across instances and leaves no temporary files")
+    func fileStore() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("last-updated.json")
+        let store = FileLastUpdatedStore(url: url)
+        #expect(store.date(forKey: "a") == nil)
+        let when = Date(timeIntervalSince1970: 1_800_000_000)
+        try store.setDate(when, forKey: "a")
+        try store.setDate(when.addingTimeInterval(60), forKey: "b")
+        let reopened = FileLastUpdatedStore(url: url)
+        #expect(reopened.date(forKey: "a") == when)
+        #expect(reopened.date(forKey: "b") == when.addingTimeInterval(60))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["last-updated.json"])
+    }
+
+    @Test("a corrupt or wrongly shaped file means no record", arguments: ["{not json", "[1,2]", "{\"a\":\"yesterday\"}", ""])
+    func corrupt(contents: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("last-updated.json")
+        try Data(contents.utf8).write(to: url)
+        let store = FileLastUpdatedStore(url: url)
+        #expect(store.date(forKey: "a") == nil)
+        try store.setDate(Date(timeIntervalSince1970: 5), forKey: "a")
+        #expect(FileLastUpdatedStore(url: url).date(forKey: "a") == Date(timeIntervalSince1970: 5))
+    }
+
+    @Test("an unwritable location is a typed error; the header goes on and keeps the time in memory")
+    func unwritable() throws {
+        let url = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/last-updated.json")
+        let store = FileLastUpdatedStore(url: url)
+        #expect(throws: LastUpdatedStoreError.self) { try store.setDate(Date(timeIntervalSince1970: 0), forKey: "k") }
+
+        let stage = RefreshStage()
+        let header = stage.attach(header: StateHeader(localizer: RefreshLocalizer()))
+        header.lastUpdatedStore = store
+        var errors: [String] = []
+        header.errorHandler = { errors.append(String(describing: $0)) }
+        header.beginRefreshing()
+        stage.settle()
+        header.endRefreshing()
+        stage.settle()
+        #expect(header.state == .idle)
+        #expect(errors.count == 1)
+        #expect(errors.first?.contains(url.path) == true)
+        #expect(header.lastUpdatedTime == stage.clock.date.addingTimeInterval(-2))
+    }
+}
