@@ -171,6 +171,12 @@ public struct PanRecognizer: Sendable {
         var sum = Point.zero
         var common = 0
         for touch in frame.touches {
+            // A contact with a non-finite position carries nothing usable; a lift or loss
+            // still counts.
+            if !(touch.position.x.isFinite && touch.position.y.isFinite) {
+                if touch.phase == .ended || touch.phase == .cancelled { positions[touch.id] = nil }
+                continue
+            }
             if let old = positions[touch.id], touch.phase != .began {
                 sum += touch.position - old
                 common += 1

@@ -19,7 +19,11 @@ public struct VelocityTracker: Sendable {
     public init() {}
 
     /// Adds a position (px) seen at `time` (s). Samples must come in time order.
+    /// A sample older than the newest one, or with a non-finite value, is dropped: a
+    /// malformed stream must not poison the fit.
     public mutating func add(_ position: Point, at time: Double) {
+        guard time.isFinite, position.x.isFinite, position.y.isFinite else { return }
+        if let last = samples.last, time < last.time { return }
         samples.append(Sample(time: time, position: position))
         if samples.count > historySize { samples.removeFirst(samples.count - historySize) }
     }

@@ -86,6 +86,19 @@ public final class Animator {
         return key
     }
 
+    /// Animates a number from `from` (its value now) to `to` with a spring, starting at
+    /// `velocity` (units per second); `apply` receives each value and, at the end, exactly `to`.
+    public func animate(_ key: AnimationKey?, from: Double, to: Double, spring: SpringDescription,
+                        velocity: Double = 0, apply: @escaping (Double) -> Void,
+                        completion: ((Bool) -> Void)? = nil) {
+        let simulation = SpringSimulation(spring: spring, start: from, end: to, velocity: velocity)
+        drive(key, step: { elapsed in
+            let done = simulation.isDone(elapsed)
+            apply(done ? to : simulation.x(elapsed))
+            return done
+        }, completion: completion)
+    }
+
     /// Drives a property with a simulation; `apply` receives position and velocity.
     /// When the simulation is done, `apply` gets its last evaluated values.
     public func run(_ key: AnimationKey?, simulation: any Simulation,

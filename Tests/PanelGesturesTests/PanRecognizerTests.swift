@@ -171,3 +171,32 @@ struct PanRecognizerTests {
         #expect(event14?.state == .began)
     }
 }
+
+@Suite("Malformed input")
+struct MalformedInputTests {
+    @Test("non-finite positions are ignored, not spread through the pan")
+    func nonFinite() throws {
+        var pan = PanRecognizer()
+        var f = Fingers()
+        _ = pan.handle(f.frame([(1, 0, 0, .began)]))
+        f.time = 0.01
+        _ = pan.handle(f.frame([(1, 0, 30, .moved)]))
+        f.time = 0.02
+        let poisoned = pan.handle(f.frame([(1, .nan, .infinity, .moved)]))
+        #expect(poisoned?.translation.y.isFinite ?? true)
+        f.time = 0.03
+        let event = pan.handle(f.frame([(1, 0, 50, .moved)]))
+        let e = try #require(event)
+        #expect(e.translation.x.isFinite && e.translation.y.isFinite)
+        #expect(e.translation.y == 20, "began at 30, now at 50")
+    }
+
+    @Test("samples that go back in time are dropped")
+    func backwards() {
+        var tracker = VelocityTracker()
+        for i in 0..<5 { tracker.add(Point(x: 0, y: Double(i) * 10), at: Double(i) * 0.01) }
+        tracker.add(Point(x: 0, y: 5000), at: 0.001)
+        tracker.add(Point(x: .nan, y: 0), at: 0.05)
+        #expect(abs(tracker.velocity().y - 1000) < 1e-6)
+    }
+}

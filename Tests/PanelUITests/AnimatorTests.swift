@@ -105,3 +105,30 @@ struct AnimatorTests {
         #expect(AnimationCurve.easeIn.progress(0.25) < 0.25)
     }
 }
+
+@MainActor
+@Suite("Animator springs")
+struct AnimatorSpringTests {
+    @Test("a spring animation starts from the present value and lands exactly on its target")
+    func spring() {
+        let clock = ManualClock()
+        let animator = Animator(clock: clock)
+        var value = 30.0
+        var finished = false
+        let spring = SpringDescription(mass: 1, stiffness: 200, dampingRatio: 0.5)
+        animator.animate(nil, from: value, to: 100, spring: spring, apply: { value = $0 }, completion: { finished = $0 })
+        clock.advance(by: 0.05)
+        animator.tick()
+        let reference = SpringSimulation(spring: spring, start: 30, end: 100, velocity: 0)
+        #expect(value == reference.x(0.05))
+        var overshot = false
+        for _ in 0..<300 {
+            clock.advance(by: 1.0 / 60)
+            animator.tick()
+            overshot = overshot || value > 100
+        }
+        #expect(overshot, "ζ = 0.5 overshoots")
+        #expect(finished)
+        #expect(value == 100)
+    }
+}
