@@ -48,7 +48,8 @@ open class ActivityIndicator: View {
         guard !animator.isRunning(key) else { return }
         animator.drive(key, step: { [weak self] elapsed in
             guard let self, self.isAnimating else { return true }
-            let steps = Int((elapsed / Self.period * Double(Self.spokes)).rounded(.down))
+            // The same nanosecond of slack as ImageView.frameIndex.
+            let steps = Int((elapsed / Self.period * Double(Self.spokes) + 1e-9).rounded(.down))
             let phase = steps % Self.spokes
             if phase != self.phase {
                 self.phase = phase

@@ -69,7 +69,9 @@ open class ImageView: View {
     public func frameIndex(elapsed: Double) -> Int {
         let count = animationImages.count
         guard count > 0, animationDuration > 0 else { return 0 }
-        return Int((elapsed / (animationDuration / Double(count))).rounded(.down)) % count
+        // A nanosecond of slack: time summed from frame intervals lands a hair under a
+        // boundary (0.1 × 6 = 0.5999…) and must not show the previous frame again.
+        return Int((elapsed / (animationDuration / Double(count)) + 1e-9).rounded(.down)) % count
     }
 
     open override func didMoveToSuperview() {

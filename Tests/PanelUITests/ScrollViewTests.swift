@@ -81,6 +81,23 @@ struct ScrollViewTests {
         #expect(travelled > 700 && travelled < 750)
     }
 
+    @Test("the fast deceleration rate stops a fling five times sooner")
+    func fastRate() {
+        func travel(_ rate: DecelerationRate) -> Double {
+            let stage = ScrollStage(contentHeight: 20000)
+            stage.scrollView.decelerationRate = rate
+            stage.scrollView.contentOffset = Point(x: 0, y: 1000)
+            stage.drag(from: 400, to: 100, duration: 0.2)
+            let released = stage.scrollView.contentOffset.y
+            stage.scene.settle()
+            return stage.scrollView.contentOffset.y - released
+        }
+        let normal = travel(.normal), fast = travel(.fast)
+        // 1500 px/s: 0.0995·v₀ ≈ 149 px against 0.4995·v₀ ≈ 749 px.
+        #expect(fast > 135 && fast < 150)
+        #expect(normal / fast > 4.5)
+    }
+
     @Test("a fling past the end bounces back to the end")
     func bounceAtEnd() {
         let stage = ScrollStage(contentHeight: 1000)

@@ -92,3 +92,65 @@ struct ViewTests {
         #expect(label.textWidth == 0)
     }
 }
+
+@MainActor
+@Suite("Images and spinners")
+struct ImageAndSpinnerTests {
+    func scene() -> Scene {
+        let scene = Scene(size: Size(width: 100, height: 100))
+        scene.frame()
+        return scene
+    }
+
+    @Test("an image view plays its frames at animationDuration / count each, in a loop")
+    func frames() {
+        let scene = scene()
+        let view = ImageView(frame: Rect(x: 0, y: 0, width: 20, height: 20))
+        let images = (0..<4).map { ImageReference(name: "f\($0)", size: Size(width: 20, height: 20)) }
+        view.animationImages = images
+        view.animationDuration = 0.4
+        scene.screen.rootView.addSubview(view)
+        view.startAnimating()
+        var seen: [String] = []
+        for _ in 0..<10 {
+            scene.frame()
+            seen.append(view.currentImage?.name ?? "-")
+            scene.clock.advance(by: 0.1)
+        }
+        #expect(seen == ["f0", "f1", "f2", "f3", "f0", "f1", "f2", "f3", "f0", "f1"])
+        view.stopAnimating()
+        view.image = images[2]
+        #expect(view.currentImage == images[2])
+        #expect(view.frameIndex(elapsed: 0.35) == 3)
+    }
+
+    @Test("a spinner steps through its 12 spokes once a second while animating, and hides when stopped")
+    func spinner() {
+        let scene = scene()
+        let spinner = ActivityIndicator()
+        scene.screen.rootView.addSubview(spinner)
+        #expect(!spinner.isVisible)
+        spinner.startAnimating()
+        #expect(spinner.isVisible)
+        scene.frame()
+        scene.clock.advance(by: 0.5)
+        scene.frame()
+        #expect(spinner.phase == 6)
+        scene.clock.advance(by: 0.55)
+        scene.frame()
+        #expect(spinner.phase == 0)
+        spinner.stopAnimating()
+        #expect(!spinner.isVisible)
+        #expect(scene.animator.isIdle)
+    }
+
+    @Test("a spinner started before it is on screen starts turning once it is")
+    func lateAttach() {
+        let scene = scene()
+        let spinner = ActivityIndicator()
+        spinner.startAnimating()
+        #expect(scene.animator.isIdle)
+        scene.screen.rootView.addSubview(spinner)
+        #expect(!scene.animator.isIdle)
+    }
+}
