@@ -14,7 +14,6 @@ open class BackFooter: RefreshFooter {
 
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
-        guard state != .refreshing, state != .finished else { return }
         if state == .idle && blockedByHeader { return }
         pull.offsetDidChange(self, extent: height, trigger: height)
     }
@@ -26,18 +25,6 @@ open class BackFooter: RefreshFooter {
 
     open override func stateDidChange(from old: RefreshState) {
         super.stateDidChange(from: old)
-        switch state {
-        case .refreshing:
-            pull.open(self, extent: height)
-        case .idle, .noMoreData:
-            if old == .refreshing || old == .finished {
-                pull.close(self)
-            } else if old == .willRefresh {
-                pullingPercent = 0
-                executeEndCompletion()
-            }
-        case .pulling, .willRefresh, .finished:
-            break
-        }
+        pull.stateDidChange(self, from: old, extent: height)
     }
 }

@@ -7,26 +7,13 @@ open class NormalHeader: StateHeader {
 
     open override func prepare() {
         super.prepare()
-        arrowView.image = RefreshStyle.arrow
-        arrowView.tintColor = stateLabel.textColor
-        arrowView.frame = Rect(origin: .zero, size: RefreshStyle.arrow.size)
-        loadingView.hidesWhenStopped = true
-        addSubview(arrowView)
-        addSubview(loadingView)
+        ArrowSpinner.prepare(arrow: arrowView, spinner: loadingView, in: self, tint: stateLabel.textColor, rotation: 0)
     }
 
     open override func placeSubviews() {
         super.placeSubviews()
-        let centerX = RefreshStyle.indicatorCenterX(width: frame.width, textWidth: visibleTextWidth,
-                                                    labelLeftInset: labelLeftInset, textHidden: stateLabel.isHidden)
-        let centerY = frame.height / 2
-        let arrowSize = arrowView.image?.size ?? RefreshStyle.arrow.size
-        arrowView.frame = Rect(x: centerX - arrowSize.width / 2, y: centerY - arrowSize.height / 2,
-                               width: arrowSize.width, height: arrowSize.height)
-        let spinner = loadingView.frame.size
-        loadingView.frame = Rect(x: centerX - spinner.width / 2, y: centerY - spinner.height / 2,
-                                 width: spinner.width, height: spinner.height)
-        arrowView.tintColor = stateLabel.textColor
+        ArrowSpinner.place(arrow: arrowView, spinner: loadingView, beside: stateLabel, textWidth: visibleTextWidth,
+                           labelLeftInset: labelLeftInset, in: frame.size)
     }
 
     open override func stateDidChange(from old: RefreshState) {
@@ -41,6 +28,32 @@ open class NormalHeader: StateHeader {
 /// turns; after an end the spinner fades out over the slow duration.
 @MainActor
 enum ArrowSpinner {
+    static func prepare(arrow: ImageView, spinner: ActivityIndicator, in owner: View, tint: Color, rotation: Double) {
+        arrow.image = RefreshStyle.arrow
+        arrow.rotation = rotation
+        arrow.tintColor = tint
+        arrow.frame = Rect(origin: .zero, size: RefreshStyle.arrow.size)
+        spinner.hidesWhenStopped = true
+        owner.addSubview(arrow)
+        owner.addSubview(spinner)
+    }
+
+    /// Centres both left of the label's centred text (or in the middle when it is hidden);
+    /// the arrow takes the label's colour.
+    static func place(arrow: ImageView, spinner: ActivityIndicator, beside label: Label, textWidth: Double,
+                      labelLeftInset: Double, in size: Size) {
+        let center = Point(x: RefreshStyle.indicatorCenterX(width: size.width, textWidth: textWidth,
+                                                            labelLeftInset: labelLeftInset, textHidden: label.isHidden),
+                           y: size.height / 2)
+        let arrowSize = arrow.image?.size ?? RefreshStyle.arrow.size
+        arrow.frame = Rect(x: center.x - arrowSize.width / 2, y: center.y - arrowSize.height / 2,
+                           width: arrowSize.width, height: arrowSize.height)
+        let size = spinner.frame.size
+        spinner.frame = Rect(x: center.x - size.width / 2, y: center.y - size.height / 2,
+                             width: size.width, height: size.height)
+        arrow.tintColor = label.textColor
+    }
+
     static func update(arrow: ImageView, spinner: ActivityIndicator, owner: RefreshComponent,
                        state: RefreshState, old: RefreshState, idleRotation: Double, pullingRotation: Double) {
         let animator = owner.animator

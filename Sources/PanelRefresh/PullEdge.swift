@@ -109,7 +109,7 @@ struct EdgePull {
     /// - Parameters: `extent` is the component's size along the axis, `trigger` the distance
     ///   that arms it.
     func offsetDidChange(_ c: RefreshComponent, extent: Double, trigger: Double) {
-        guard let sv = c.scrollView, extent > 0 else { return }
+        guard let sv = c.scrollView, extent > 0, c.state != .refreshing, c.state != .finished else { return }
         let original = c.scrollViewOriginalInset
         let happen = edge.happenOffset(sv, original: original)
         let revealed = edge.reveal(edge.offset(sv.contentOffset), happen: happen)
@@ -143,6 +143,24 @@ struct EdgePull {
         case .ended: c.beginRefreshing()
         case .cancelled: c.setState(.idle)
         case .possible, .began, .changed, .failed: break
+        }
+    }
+
+    /// Opens on `refreshing`, closes on leaving it (or `finished`) for idle or noMoreData.
+    func stateDidChange(_ c: RefreshComponent, from old: RefreshState, extent: Double) {
+        switch c.state {
+        case .refreshing:
+            open(c, extent: extent)
+        case .idle, .noMoreData:
+            if old == .refreshing || old == .finished {
+                close(c)
+            } else if old == .willRefresh {
+                // Ended before it ever opened: nothing to animate.
+                c.pullingPercent = 0
+                c.executeEndCompletion()
+            }
+        case .pulling, .willRefresh, .finished:
+            break
         }
     }
 

@@ -61,6 +61,7 @@ open class RefreshComponent: View, ScrollViewObserver {
         didSet {
             guard pullingPercent != oldValue else { return }
             if !isRefreshing && automaticallyChangeAlpha { alpha = min(max(pullingPercent, 0), 1) }
+            if state == .idle { gif?.update(for: self) }
             pullingPercentDidChange()
         }
     }
@@ -194,6 +195,8 @@ open class RefreshComponent: View, ScrollViewObserver {
         if new == .idle || new == .noMoreData { endsInNoMoreData = false }
         if old == .finished { animator?.cancel(AnimationKey(self, "finished")) }
         changingState += 1
+        titles?.update(for: self)
+        gif?.update(for: self)
         stateDidChange(from: old)
         setNeedsLayout()
         stateDidChangeHandler?(old, new)
@@ -249,12 +252,21 @@ open class RefreshComponent: View, ScrollViewObserver {
     open func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {}
     open func scrollViewContentInsetDidChange(_ change: Change<EdgeInsets>) {}
     /// The language or a text changed: set the texts again (then lay out).
-    open func i18nDidChange() { setNeedsLayout() }
+    open func i18nDidChange() {
+        titles?.update(for: self)
+        setNeedsLayout()
+    }
     open func pullingPercentDidChange() {}
     /// The component joined `scrollView`.
     open func didAttach(to scrollView: ScrollView) {}
     /// The component is leaving `scrollView`.
     open func willDetach(from scrollView: ScrollView) {}
+
+    /// The frames of the Gif variants (`GifAnimated`).
+    var gif: GifFrames? { didSet { gif?.update(for: self) } }
+
+    /// The state label's titles, for the variants that have one (`StateTitled`).
+    var titles: StateTitles? { didSet { titles?.update(for: self) } }
 
     /// Whether the component spans the scroll view's width (header, footers) or not (trailer).
     var autoresizesToScrollViewWidth = true

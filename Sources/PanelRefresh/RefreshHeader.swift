@@ -86,23 +86,13 @@ open class RefreshHeader: RefreshComponent {
 
     open override func stateDidChange(from old: RefreshState) {
         super.stateDidChange(from: old)
-        switch state {
-        case .refreshing:
-            pull.open(self, extent: height)
-        case .idle where old == .refreshing || old == .finished || old == .willRefresh:
+        if state == .idle && (old == .refreshing || old == .finished || old == .willRefresh) {
             recordLastUpdated()
             if resetsFooterNoMoreDataOnEnd, let footer = scrollView?.footer, footer.state == .noMoreData {
                 footer.resetNoMoreData()
             }
-            if old == .willRefresh {
-                pullingPercent = 0
-                executeEndCompletion()
-            } else {
-                pull.close(self)
-            }
-        case .idle, .pulling, .willRefresh, .noMoreData, .finished:
-            break
         }
+        pull.stateDidChange(self, from: old, extent: height)
     }
 
     private func recordLastUpdated() {

@@ -30,25 +30,54 @@ public enum RefreshStyle {
     }
 }
 
-/// Per-state titles: the app's own where set, else the localizer's.
+/// Per-state titles of a state label: the app's own where set, else the localizer's.
 @MainActor
-struct StateTitles {
+final class StateTitles {
+    let label: Label
     private var custom: [RefreshState: String] = [:]
     private let defaults: (RefreshState, RefreshResult?) -> RefreshTextKey
+    /// Show no text while refreshing (AutoStateFooter's `refreshingTitleHidden`).
+    var hidesWhileRefreshing = false
 
-    init(defaults: @escaping (RefreshState, RefreshResult?) -> RefreshTextKey) {
+    init(label: Label, defaults: @escaping (RefreshState, RefreshResult?) -> RefreshTextKey) {
+        self.label = label
         self.defaults = defaults
     }
 
-    mutating func set(_ title: String?, for state: RefreshState) { custom[state] = title }
+    func set(_ title: String?, for state: RefreshState) { custom[state] = title }
 
-    func title(for state: RefreshState, result: RefreshResult?, localizer: RefreshLocalizer) -> String {
-        custom[state] ?? localizer.text(defaults(state, result))
+    func title(for state: RefreshState, of c: RefreshComponent) -> String {
+        custom[state] ?? c.localizer.text(defaults(state, c.lastResult))
+    }
+
+    /// Puts the title of the component's state on the label.
+    func update(for c: RefreshComponent) {
+        let hidden = hidesWhileRefreshing && (c.state == .refreshing || c.state == .willRefresh)
+        label.text = hidden ? "" : title(for: c.state, of: c)
     }
 
     static func finishedKey(_ result: RefreshResult?, success: RefreshTextKey, failure: RefreshTextKey) -> RefreshTextKey {
         (result?.isSuccess ?? true) ? success : failure
     }
+}
+
+/// Components whose state label follows the state: the State, Normal and Gif variants.
+@MainActor
+public protocol StateTitled: RefreshComponent {
+    var stateLabel: Label { get }
+}
+
+extension StateTitled {
+    /// Sets the title of `state` (nil: back to the built-in text). Returns self for chaining.
+    @discardableResult
+    public func setTitle(_ title: String?, for state: RefreshState) -> Self {
+        titles?.set(title, for: state)
+        titles?.update(for: self)
+        return self
+    }
+
+    /// The title shown in `state`.
+    public func title(for state: RefreshState) -> String { titles?.title(for: state, of: self) ?? "" }
 }
 
 /// Frames of a gif variant for one state.
@@ -58,13 +87,27 @@ public struct GifFrameSet: Sendable, Equatable {
     public var duration: Double
 }
 
-/// The frames of each state and how the gif view shows them: idle frames scrubbed by
-/// `pullingPercent` (not played), the others played in a loop.
+/// The frames of each state of a gif variant and how its view shows them.
 @MainActor
-struct GifFrames {
+final class GifFrames {
+    enum Mode {
+        /// Idle frames scrubbed by `pullingPercent`, pulling and refreshing frames looped,
+        /// hidden in noMoreData (GifHeader, BackGifFooter).
+        case scrubIdle
+        /// Only the refreshing frames, only while refreshing (AutoGifFooter).
+        case refreshingOnly
+    }
+
+    let view: ImageView
+    let mode: Mode
     private var sets: [RefreshState: GifFrameSet] = [:]
 
-    mutating func set(_ images: [ImageReference], duration: Double?, for state: RefreshState) {
+    init(view: ImageView, mode: Mode) {
+        self.view = view
+        self.mode = mode
+    }
+
+    func set(_ images: [ImageReference], duration: Double?, for state: RefreshState) {
         guard !images.isEmpty else {
             sets[state] = nil
             return
@@ -77,15 +120,26 @@ struct GifFrames {
     /// Tallest first frame of any state, points (the component grows to it).
     var tallestFirstFrame: Double { sets.values.compactMap { $0.images.first?.size.height }.max() ?? 0 }
 
-    /// Shows the frames of `state` in `view`; `scrubIdle`: idle picks the frame at `percent`.
-    func show(in view: ImageView, state: RefreshState, percent: Double, scrubIdle: Bool) {
-        let key: RefreshState = state == .willRefresh ? .refreshing : state
-        guard let set = sets[key] else {
+    /// Shows what the component's state and pull call for.
+    func update(for c: RefreshComponent) {
+        switch mode {
+        case .scrubIdle:
+            view.isHidden = c.state == .noMoreData
+            show(c.state == .willRefresh ? .refreshing : c.state, percent: c.pullingPercent)
+        case .refreshingOnly:
+            let open = c.state == .refreshing || c.state == .willRefresh
+            view.isHidden = !open
+            if open { show(.refreshing, percent: 1) } else { view.stopAnimating() }
+        }
+    }
+
+    private func show(_ state: RefreshState, percent: Double) {
+        guard let set = sets[state] else {
             view.stopAnimating()
             view.image = nil
             return
         }
-        if key == .idle && scrubIdle || set.images.count == 1 {
+        if state == .idle || set.images.count == 1 {
             view.stopAnimating()
             let index = Int((Double(set.images.count) * max(percent, 0)).rounded(.down))
             view.image = set.images[min(index, set.images.count - 1)]
@@ -97,4 +151,42 @@ struct GifFrames {
             view.startAnimating()
         }
     }
+
+    /// Places the gif view: the whole component, centred, when there is no text; else the
+    /// space left of the centred text, against its right edge (MJRefreshGifHeader).
+    func place(in size: Size, textWidth: Double, labelLeftInset: Double, textHidden: Bool) {
+        if textHidden {
+            view.contentMode = .center
+            view.frame = Rect(origin: .zero, size: size)
+        } else {
+            view.contentMode = .right
+            let width = size.width * 0.5 - textWidth * 0.5 - labelLeftInset
+            view.frame = Rect(x: 0, y: 0, width: max(width, 0), height: size.height)
+        }
+    }
+}
+
+/// The Gif variants: frames per state in `gifView`.
+@MainActor
+public protocol GifAnimated: StateTitled {
+    var gifView: ImageView { get }
+    /// The component's height, points: it grows to the tallest first frame.
+    var height: Double { get set }
+}
+
+extension GifAnimated {
+    /// Frames for `state`, one pass in `duration` s (default: 0.1 s per frame, MJRefresh's
+    /// 10 fps). The component grows to the first frame's height if that is taller. Returns
+    /// self for chaining.
+    @discardableResult
+    public func setImages(_ images: [ImageReference], duration: Double? = nil, for state: RefreshState) -> Self {
+        guard let gif else { return self }
+        gif.set(images, duration: duration, for: state)
+        if gif.tallestFirstFrame > height { height = gif.tallestFirstFrame }
+        gif.update(for: self)
+        return self
+    }
+
+    /// The frames set for `state`, if any.
+    public func images(for state: RefreshState) -> GifFrameSet? { gif?.frames(for: state) }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A header with a state label and a last-updated label (MJRefreshStateHeader).
 @MainActor
-open class StateHeader: RefreshHeader {
+open class StateHeader: RefreshHeader, StateTitled {
     public let stateLabel = Label()
     public let lastUpdatedTimeLabel = Label()
     /// Gap between the text and the arrow, spinner or gif, points.
@@ -12,34 +12,20 @@ open class StateHeader: RefreshHeader {
     /// Formats the built-in last-updated text.
     public var lastUpdatedFormatter = LastUpdatedFormatter() { didSet { updateTimeText() } }
 
-    private var titles = StateTitles { state, result in
-        switch state {
-        case .idle, .noMoreData: return .headerIdle
-        case .pulling: return .headerPulling
-        case .refreshing, .willRefresh: return .headerRefreshing
-        case .finished: return StateTitles.finishedKey(result, success: .headerFinished, failure: .headerFailed)
-        }
-    }
-
-    /// Sets the title of `state` (nil: back to the built-in text). Returns self for chaining.
-    @discardableResult
-    public func setTitle(_ title: String?, for state: RefreshState) -> Self {
-        titles.set(title, for: state)
-        updateStateText()
-        return self
-    }
-
-    public func title(for state: RefreshState) -> String {
-        titles.title(for: state, result: lastResult, localizer: localizer)
-    }
-
     open override func prepare() {
         super.prepare()
         RefreshStyle.styleLabel(stateLabel)
         RefreshStyle.styleLabel(lastUpdatedTimeLabel)
         addSubview(stateLabel)
         addSubview(lastUpdatedTimeLabel)
-        updateStateText()
+        titles = StateTitles(label: stateLabel) { state, result in
+            switch state {
+            case .idle, .noMoreData: return .headerIdle
+            case .pulling: return .headerPulling
+            case .refreshing, .willRefresh: return .headerRefreshing
+            case .finished: return StateTitles.finishedKey(result, success: .headerFinished, failure: .headerFailed)
+            }
+        }
         updateTimeText()
     }
 
@@ -62,12 +48,10 @@ open class StateHeader: RefreshHeader {
 
     open override func stateDidChange(from old: RefreshState) {
         super.stateDidChange(from: old)
-        updateStateText()
         updateTimeText()
     }
 
     open override func i18nDidChange() {
-        updateStateText()
         updateTimeText()
         super.i18nDidChange()
     }
@@ -76,8 +60,6 @@ open class StateHeader: RefreshHeader {
         super.lastUpdatedTimeDidChange()
         updateTimeText()
     }
-
-    private func updateStateText() { stateLabel.text = title(for: state) }
 
     private func updateTimeText() {
         let date = lastUpdatedTime

@@ -1,35 +1,22 @@
 /// A trailer with a vertical state label, one character per line (MJRefreshStateTrailer).
 @MainActor
-open class StateTrailer: Trailer {
+open class StateTrailer: Trailer, StateTitled {
     public let stateLabel = Label()
-
-    private var titles = StateTitles { state, result in
-        switch state {
-        case .idle: return .trailerIdle
-        case .pulling: return .trailerPulling
-        case .refreshing, .willRefresh: return .trailerRefreshing
-        case .noMoreData: return .trailerNoMoreData
-        case .finished: return StateTitles.finishedKey(result, success: .footerFinished, failure: .footerFailed)
-        }
-    }
-
-    @discardableResult
-    public func setTitle(_ title: String?, for state: RefreshState) -> Self {
-        titles.set(title, for: state)
-        stateLabel.text = self.title(for: self.state)
-        return self
-    }
-
-    public func title(for state: RefreshState) -> String {
-        titles.title(for: state, result: lastResult, localizer: localizer)
-    }
 
     open override func prepare() {
         super.prepare()
         RefreshStyle.styleLabel(stateLabel)
         stateLabel.numberOfLines = 0
         addSubview(stateLabel)
-        stateLabel.text = title(for: state)
+        titles = StateTitles(label: stateLabel) { state, result in
+            switch state {
+            case .idle: return .trailerIdle
+            case .pulling: return .trailerPulling
+            case .refreshing, .willRefresh: return .trailerRefreshing
+            case .noMoreData: return .trailerNoMoreData
+            case .finished: return StateTitles.finishedKey(result, success: .footerFinished, failure: .footerFailed)
+            }
+        }
     }
 
     /// Width of the one-character column: ceil(font size) (MJRefreshStateTrailer).
@@ -39,16 +26,6 @@ open class StateTrailer: Trailer {
         super.placeSubviews()
         let w = labelColumnWidth
         stateLabel.frame = Rect(x: (frame.width - w) / 2, y: 0, width: w, height: frame.height)
-    }
-
-    open override func stateDidChange(from old: RefreshState) {
-        super.stateDidChange(from: old)
-        stateLabel.text = title(for: state)
-    }
-
-    open override func i18nDidChange() {
-        stateLabel.text = title(for: state)
-        super.i18nDidChange()
     }
 }
 

@@ -54,7 +54,6 @@ open class Trailer: RefreshComponent {
 
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
-        guard state != .refreshing, state != .finished else { return }
         pull.offsetDidChange(self, extent: width, trigger: width)
     }
 
@@ -65,18 +64,6 @@ open class Trailer: RefreshComponent {
 
     open override func stateDidChange(from old: RefreshState) {
         super.stateDidChange(from: old)
-        switch state {
-        case .refreshing:
-            pull.open(self, extent: width)
-        case .idle, .noMoreData:
-            if old == .refreshing || old == .finished {
-                pull.close(self)
-            } else if old == .willRefresh {
-                pullingPercent = 0
-                executeEndCompletion()
-            }
-        case .pulling, .willRefresh, .finished:
-            break
-        }
+        pull.stateDidChange(self, from: old, extent: width)
     }
 }
