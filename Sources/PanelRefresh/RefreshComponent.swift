@@ -91,6 +91,9 @@ open class RefreshComponent: View, ScrollViewObserver {
         self.localizer = localizer
         self.refreshingAction = refreshingAction
         super.init(frame: .zero)
+        // Header and footers span the scroll view's width and follow it (MJRefresh's flexible
+        // width); the trailer changes this to its height.
+        autoresizingMask = .flexibleWidth
         localizer.addObserver(self)
         prepare()
     }
@@ -237,9 +240,7 @@ open class RefreshComponent: View, ScrollViewObserver {
     // MARK: Subclass hooks (call super)
 
     /// Once, at init: create and configure subviews.
-    open func prepare() {
-        autoresizesToScrollViewWidth = true
-    }
+    open func prepare() {}
 
     /// Lay out the subviews (and the component's own geometry).
     open func placeSubviews() {}
@@ -268,8 +269,6 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// The state label's titles, for the variants that have one (`StateTitled`).
     var titles: StateTitles? { didSet { titles?.update(for: self) } }
 
-    /// Whether the component spans the scroll view's width (header, footers) or not (trailer).
-    var autoresizesToScrollViewWidth = true
 
     // MARK: Plumbing
 
@@ -289,7 +288,7 @@ open class RefreshComponent: View, ScrollViewObserver {
         guard let scrollView = newSuperview as? ScrollView else { return }
         self.scrollView = scrollView
         scrollView.addObserver(self)
-        if autoresizesToScrollViewWidth {
+        if autoresizingMask.contains(.flexibleWidth) {
             frame = Rect(x: -scrollView.adjustedContentInset.left, y: frame.minY,
                          width: scrollView.frame.width, height: frame.height)
         }

@@ -14,7 +14,7 @@ open class Trailer: RefreshComponent {
 
     open override func prepare() {
         super.prepare()
-        autoresizesToScrollViewWidth = false
+        autoresizingMask = .flexibleHeight
     }
 
     /// Ends the refresh (if one runs) and stays in `noMoreData` until `resetNoMoreData()`.

@@ -120,6 +120,8 @@ open class ListView: ScrollView {
 
     open override func layoutSubviews() {
         super.layoutSubviews()
+        // Rows span the list: a resized list must not become horizontally scrollable.
+        if contentSize.width != frame.width { contentSize.width = frame.width }
         let rows = visibleRows
         for (row, cell) in visibleCells where !rows.contains(row) {
             cell.isHidden = true

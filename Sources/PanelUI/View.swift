@@ -20,7 +20,30 @@ open class View {
             guard frame != oldValue else { return }
             superview?.setNeedsDisplay(oldValue)
             superview?.setNeedsDisplay(frame)
-            if frame.size != oldValue.size { setNeedsLayout() }
+            guard frame.size != oldValue.size else { return }
+            setNeedsLayout()
+            resizeSubviews(by: Size(width: frame.width - oldValue.width, height: frame.height - oldValue.height))
+        }
+    }
+
+    /// How the view's size follows its superview's (UIKit's autoresizing mask).
+    public struct AutoresizingMask: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// The width grows and shrinks with the superview's; the margins stay.
+        public static let flexibleWidth = AutoresizingMask(rawValue: 1)
+        /// The height grows and shrinks with the superview's.
+        public static let flexibleHeight = AutoresizingMask(rawValue: 2)
+    }
+
+    public var autoresizingMask: AutoresizingMask = []
+
+    private func resizeSubviews(by delta: Size) {
+        for view in subviews where !view.autoresizingMask.isEmpty {
+            var f = view.frame
+            if view.autoresizingMask.contains(.flexibleWidth) { f.size.width = max(0, f.width + delta.width) }
+            if view.autoresizingMask.contains(.flexibleHeight) { f.size.height = max(0, f.height + delta.height) }
+            view.frame = f
         }
     }
 

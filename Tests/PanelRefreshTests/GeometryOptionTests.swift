@@ -99,3 +99,23 @@ struct GeometryOptionTests {
         #expect(header.gifView.animationImages == loading)
     }
 }
+
+@MainActor
+@Suite("Resizing")
+struct ResizingTests {
+    @Test("components follow the scroll view when it is resized (a rotated panel)")
+    func rotate() {
+        let stage = RefreshStage()
+        let header = stage.attach(header: NormalHeader(localizer: RefreshLocalizer()))
+        let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
+        stage.list.frame = Rect(x: 0, y: 0, width: 480, height: 800)
+        stage.scene.frame()
+        #expect(header.frame.width == 480)
+        #expect(footer.frame.width == 480)
+        #expect(header.stateLabel.frame.width == 480)
+        #expect(stage.list.contentSize.width == 480)
+        #expect(!stage.list.canScrollHorizontally)
+        #expect(stage.list.visibleCells.values.allSatisfy { $0.frame.width == 480 })
+        #expect(abs(header.arrowView.frame.midX - (240 - max(header.stateLabel.textWidth, header.lastUpdatedTimeLabel.textWidth) / 2 - 25)) < 1e-9)
+    }
+}

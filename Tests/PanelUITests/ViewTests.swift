@@ -154,3 +154,22 @@ struct ImageAndSpinnerTests {
         #expect(!scene.animator.isIdle)
     }
 }
+
+@MainActor
+@Suite("Autoresizing")
+struct AutoresizingTests {
+    @Test("flexible width and height keep the margins when the superview resizes")
+    func mask() {
+        let parent = View(frame: Rect(x: 0, y: 0, width: 800, height: 480))
+        let wide = View(frame: Rect(x: 10, y: 0, width: 780, height: 40))
+        wide.autoresizingMask = .flexibleWidth
+        let tall = View(frame: Rect(x: 0, y: 5, width: 60, height: 470))
+        tall.autoresizingMask = .flexibleHeight
+        let fixed = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        for view in [wide, tall, fixed] { parent.addSubview(view) }
+        parent.frame = Rect(x: 0, y: 0, width: 480, height: 800)
+        #expect(wide.frame == Rect(x: 10, y: 0, width: 460, height: 40))
+        #expect(tall.frame == Rect(x: 0, y: 5, width: 60, height: 790))
+        #expect(fixed.frame == Rect(x: 0, y: 0, width: 100, height: 100))
+    }
+}
