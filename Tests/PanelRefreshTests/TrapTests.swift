@@ -365,3 +365,64 @@ struct TrapTests {
         #expect(stage.list.visibleCells.count == 8)
     }
 }
+
+/// Traps listed as "lesser but recurring" in §2.
+@MainActor
+@Suite("Lesser traps")
+struct LesserTrapTests {
+    @MainActor
+    final class CountingRows: ListDataSource {
+        var counts = 0
+        func numberOfRows(in list: ListView) -> Int {
+            counts += 1
+            return 30
+        }
+        func list(_ list: ListView, configure cell: ListCell, forRow row: Int) {}
+    }
+
+    @Test("#518: ending a refresh never calls back into the data source")
+    func noImplicitReload() {
+        let stage = RefreshStage()
+        let rows = CountingRows()
+        stage.list.dataSource = rows
+        stage.list.reloadData()
+        let header = stage.attach(header: NormalHeader(localizer: RefreshLocalizer()))
+        let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
+        let before = rows.counts
+        header.beginRefreshing()
+        stage.settle()
+        header.endRefreshing()
+        footer.beginRefreshing()
+        footer.endRefreshingWithNoMoreData()
+        stage.settle()
+        #expect(rows.counts == before)
+    }
+
+    @Test("headers with different keys keep separate last-updated times in one store")
+    func separateKeys() {
+        let store = InMemoryLastUpdatedStore()
+        let stage = RefreshStage()
+        let first = stage.attach(header: StateHeader(localizer: RefreshLocalizer()))
+        first.lastUpdatedStore = store
+        first.lastUpdatedTimeKey = "news"
+        first.beginRefreshing()
+        first.endRefreshing()
+        let second = StateHeader(localizer: RefreshLocalizer())
+        second.lastUpdatedStore = store
+        second.lastUpdatedTimeKey = "weather"
+        #expect(second.lastUpdatedTime == nil)
+        #expect(store.date(forKey: "news") == first.lastUpdatedTime)
+        #expect(first.lastUpdatedTime != nil)
+    }
+
+    @Test("a hidden footer label puts the spinner in the middle")
+    func hiddenFooterLabel() {
+        let stage = RefreshStage()
+        let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
+        stage.scene.frame()
+        #expect(footer.loadingView.frame.midX < 400)
+        footer.stateLabel.isHidden = true
+        stage.scene.frame()
+        #expect(footer.loadingView.frame.midX == 400)
+    }
+}
