@@ -200,6 +200,33 @@ struct ScrollViewTests {
         #expect(stage.scrollView.contentOffset.y == caught)
     }
 
+    @Test("caught mid-bounce, the content continues from where it is: no jump on the new drag")
+    func catchBounce() {
+        let stage = ScrollStage()
+        stage.drag(from: 100, to: 400, duration: 0.3, hold: 0.1)
+        stage.scene.wait(0.1)
+        // A new finger: slop, then 60 px more down in 2 px steps.
+        var script = GestureScript(start: stage.scene.clock.now + 0.01)
+        script.drag(from: Point(x: 400, y: 200), to: Point(x: 400, y: 278), duration: 0.325, lift: false)
+        stage.scene.play(Array(script.frames.prefix(1)))
+        let caught = stage.scrollView.contentOffset.y
+        #expect(caught < -20, "still out of range")
+        #expect(!stage.scrollView.isDecelerating)
+        var offsets: [Double] = []
+        stage.scene.onFrame = { _ in offsets.append(stage.scrollView.contentOffset.y) }
+        stage.scene.play(Array(script.frames.dropFirst()))
+        // The touch stops the bounce where it is; the drag then continues through the
+        // rubber band from there, one small step at a time.
+        var previous = caught
+        for offset in offsets {
+            #expect(abs(offset - previous) < 5)
+            previous = offset
+        }
+        let band = RubberBand(dimension: 480)
+        let expected = -band.band(band.distance(forOverscroll: -caught) + 60)
+        #expect(abs(stage.scrollView.contentOffset.y - expected) < 1e-6)
+    }
+
     @Test("a pan on an axis that cannot scroll leaves that axis alone")
     func axes() {
         let stage = ScrollStage()
