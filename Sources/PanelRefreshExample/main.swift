@@ -47,14 +47,17 @@ list.header = header
 list.footer = footer
 
 scene.frame()
-log("start: \(list.numberOfRows) rows, offset \(list.contentOffset.y)")
+/// Points with one decimal; + 0 turns the -0.0 a clamp can leave into 0.0.
+@MainActor func points(_ value: Double) -> String { String(format: "%.1f", value + 0) }
+
+log("start: \(list.numberOfRows) rows, offset \(points(list.contentOffset.y))")
 
 var script = GestureScript(start: 0.5)
 // Pull down 200 px in 0.4 s and let go: the header arms and refreshes.
 script.drag(from: Point(x: 400, y: 100), to: Point(x: 400, y: 300), duration: 0.4)
 scene.play(script.frames)
 scene.settle()
-log("after refresh: offset \(list.contentOffset.y), inset top \(list.adjustedContentInset.top)")
+log("after refresh: offset \(points(list.contentOffset.y)), inset top \(points(list.adjustedContentInset.top))")
 
 // Swipe up fast until every page is loaded.
 var swipes = 0
