@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // The module graph follows the data flow of shared/design.md, one way:
-// gestures -> physics -> UI -> refresh components. These four are pure Swift:
-// no C modules, no I/O besides the last-updated store, no clock of their own.
+// input -> gestures -> physics -> UI -> refresh components. Gestures, physics, UI and
+// refresh are pure Swift: no C modules, no I/O besides the last-updated store, no clock of
+// their own. Input is where the kernel comes in.
 import PackageDescription
 
 let package = Package(
@@ -11,6 +12,7 @@ let package = Package(
         .library(name: "PanelUI", targets: ["PanelUI"]),
         .library(name: "PanelGestures", targets: ["PanelGestures"]),
         .library(name: "PanelPhysics", targets: ["PanelPhysics"]),
+        .library(name: "PanelInput", targets: ["PanelInput"]),
         .executable(name: "panel-refresh-example", targets: ["PanelRefreshExample"]),
     ],
     targets: [
@@ -18,11 +20,15 @@ let package = Package(
         .target(name: "PanelPhysics"),
         .target(name: "PanelUI", dependencies: ["PanelGestures", "PanelPhysics"]),
         .target(name: "PanelRefresh", dependencies: ["PanelUI"]),
+        // Touchscreens: evemu recordings and slot assembly in Swift; live devices through
+        // libevdev and libudev.
+        .target(name: "PanelInput", dependencies: ["PanelGestures"]),
         .executableTarget(name: "PanelRefreshExample", dependencies: ["PanelRefresh"]),
         .testTarget(name: "PanelGesturesTests", dependencies: ["PanelGestures"]),
         .testTarget(name: "PanelPhysicsTests", dependencies: ["PanelPhysics"]),
         .testTarget(name: "PanelUITests", dependencies: ["PanelUI"]),
         .testTarget(name: "PanelRefreshTests", dependencies: ["PanelRefresh"]),
+        .testTarget(name: "PanelInputTests", dependencies: ["PanelInput", "PanelRefresh"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,214 @@
+import Foundation
+
+/// Reads evemu 1.0–1.3 text (shared/reference/evemu-format.md §1).
+///
+/// Tolerant where real files differ (comments anywhere, description lines in any order, 4 or
+/// 5 values on `A:` lines whatever the version, hex of any width, unpadded values, absolute
+/// or relative times, codes the description does not declare) and strict where a line cannot
+/// mean anything: a truncated, malformed or out-of-range line is an `EvemuError` naming the
+/// file and line.
+public enum EvemuParser {
+    /// Parses a whole evemu file: description, then events.
+    public static func parse(_ text: String, file: String = "<input>") throws -> EvemuRecording {
+        let lines = split(text)
+        var reader = DescriptionReader(file: file)
+        var index = 0
+        while index < lines.count {
+            let line = lines[index]
+            if line.text.hasPrefix("E:") { break }
+            try reader.read(line)
+            index += 1
+        }
+        let device = try reader.finish()
+        let events = try parseEvents(lines[index...], file: file)
+        return EvemuRecording(version: reader.version, device: device, events: events)
+    }
+
+    /// Parses the split form: a description file and an events file.
+    public static func parse(description: String, descriptionFile: String, events: String,
+                             eventsFile: String) throws -> EvemuRecording {
+        var reader = DescriptionReader(file: descriptionFile)
+        for line in split(description) {
+            if line.text.hasPrefix("E:") {
+                throw EvemuError(file: descriptionFile, line: line.number, reason: "event line in a description file")
+            }
+            try reader.read(line)
+        }
+        let device = try reader.finish()
+        return EvemuRecording(version: reader.version, device: device,
+                              events: try parseEvents(split(events)[...], file: eventsFile))
+    }
+
+    struct Line {
+        var number: Int
+        var text: String
+    }
+
+    private static func split(_ text: String) -> [Line] {
+        var result: [Line] = []
+        var number = 0
+        // "\r\n" is one Character in Swift: split on it as well as on "\n".
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            number += 1
+            var line = Substring(raw)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            result.append(Line(number: number, text: String(line)))
+        }
+        return result
+    }
+
+    /// The data part of a line: a `#` starts a trailing comment (evemu 1.1+; accepted in any
+    /// version, since no data field contains `#`).
+    static func fields(_ text: String) -> [Substring] {
+        let data = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return data.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    }
+
+    private static func parseEvents(_ lines: ArraySlice<Line>, file: String) throws -> [InputEvent] {
+        var events: [InputEvent] = []
+        events.reserveCapacity(lines.count)
+        for line in lines {
+            let trimmed = line.text.drop(while: { $0 == " " || $0 == "\t" })
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            guard trimmed.hasPrefix("E:") else {
+                throw EvemuError(file: file, line: line.number, reason: "expected an event line (E:), found \"\(trimmed.prefix(40))\"")
+            }
+            events.append(try parseEvent(String(trimmed), file: file, line: line.number))
+        }
+        return events
+    }
+
+    /// `E: SEC.USEC TYPE CODE VALUE`: type and code hex, value signed decimal. As evemu's
+    /// `sscanf("%lu.%06u")`, the fraction is read as up to six digits of microseconds.
+    static func parseEvent(_ text: String, file: String, line: Int) throws -> InputEvent {
+        let f = fields(text)
+        func fail(_ reason: String) -> EvemuError { EvemuError(file: file, line: line, reason: reason) }
+        guard f.count == 5, f[0] == "E:" else {
+            throw fail("an event line needs a time, a type, a code and a value, found \(max(0, f.count - 1)) fields")
+        }
+        let time = f[1].split(separator: ".", omittingEmptySubsequences: false)
+        guard time.count == 2, let seconds = Int64(time[0]), seconds >= 0, !time[1].isEmpty, time[1].count <= 6,
+              let micro = Int64(time[1]), micro >= 0 else {
+            throw fail("bad time \"\(f[1])\" (want seconds.microseconds)")
+        }
+        guard let type = UInt16(f[2], radix: 16) else { throw fail("bad event type \"\(f[2])\" (want hex)") }
+        guard let code = UInt16(f[3], radix: 16) else { throw fail("bad event code \"\(f[3])\" (want hex)") }
+        guard let value = Int32(f[4]) else { throw fail("bad event value \"\(f[4])\" (want a 32-bit decimal)") }
+        let (total, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        guard !overflow else { throw fail("time \"\(f[1])\" out of range") }
+        return InputEvent(microseconds: total + micro, type: type, code: code, value: value)
+    }
+}
+
+/// Collects the description lines of an evemu file.
+struct DescriptionReader {
+    let file: String
+    var version = EvemuVersion.v1_0
+    private var name: String?
+    private var id: (UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0)
+    private var propertyLines = 0
+    private var properties = Set<UInt16>()
+    private var bitLines: [UInt16: Int] = [:]
+    private var codes: [UInt16: Set<UInt16>] = [:]
+    private var absInfo: [UInt16: AbsInfo] = [:]
+    private var leds: [UInt16: Int32] = [:]
+    private var switches: [UInt16: Int32] = [:]
+    private var sawData = false
+
+    init(file: String) { self.file = file }
+
+    private func fail(_ line: EvemuParser.Line, _ reason: String) -> EvemuError {
+        EvemuError(file: file, line: line.number, reason: reason)
+    }
+
+    mutating func read(_ line: EvemuParser.Line) throws {
+        let text = line.text
+        if text.trimmingCharacters(in: .whitespaces).isEmpty { return }
+        if text.hasPrefix("#") {
+            // "# EVEMU 1.3" before any data sets the version.
+            if !sawData, text.hasPrefix("# EVEMU ") {
+                let parts = text.dropFirst(8).split(separator: ".")
+                if parts.count == 2, let major = Int(parts[0]), let minor = Int(parts[1].prefix { $0.isNumber }) {
+                    version = EvemuVersion(major: major, minor: minor)
+                }
+            }
+            return
+        }
+        sawData = true
+        if text.hasPrefix("N:") {
+            // The name runs to the end of the line, '#' included (evemu README "Comments").
+            name = String(text.dropFirst(2).drop(while: { $0 == " " }))
+            return
+        }
+        let f = EvemuParser.fields(text)
+        guard let tag = f.first else { return }
+        switch tag {
+        case "I:":
+            let values = try f.dropFirst().map { try hex16($0, line, "id") }
+            guard values.count == 4 else { throw fail(line, "an I: line needs 4 hex numbers (bus vendor product version)") }
+            id = (values[0], values[1], values[2], values[3])
+        case "P:":
+            let bytes = try f.dropFirst().map { try hex8($0, line) }
+            guard !bytes.isEmpty, bytes.count <= 8 else { throw fail(line, "a P: line holds 1 to 8 hex bytes") }
+            for code in bits(bytes, offset: propertyLines * 64) { properties.insert(code) }
+            propertyLines += 1
+        case "B:":
+            guard f.count >= 3 else { throw fail(line, "a B: line needs a type and bitmask bytes") }
+            let type = UInt16(try hex8(f[1], line))
+            guard type <= EventType.max else { throw fail(line, "event type \(type) is beyond EV_MAX") }
+            let bytes = try f.dropFirst(2).map { try hex8($0, line) }
+            guard bytes.count <= 8 else { throw fail(line, "a B: line holds at most 8 bitmask bytes") }
+            let n = bitLines[type, default: 0]
+            bitLines[type] = n + 1
+            let set = bits(bytes, offset: n * 64)
+            if !set.isEmpty { codes[type, default: []].formUnion(set) }
+        case "A:":
+            guard f.count == 6 || f.count == 7 else {
+                throw fail(line, "an A: line needs a code and 4 or 5 numbers (min max fuzz flat [resolution])")
+            }
+            let code = UInt16(try hex8(f[1], line))
+            guard code <= AbsCode.max else { throw fail(line, "axis \(code) is beyond ABS_MAX") }
+            let v = try f.dropFirst(2).map { (s: Substring) -> Int32 in
+                guard let n = Int32(s) else { throw fail(line, "bad axis value \"\(s)\" (want a decimal)") }
+                return n
+            }
+            guard v[0] <= v[1] else { throw fail(line, "axis \(code): minimum \(v[0]) above maximum \(v[1])") }
+            absInfo[code] = AbsInfo(minimum: v[0], maximum: v[1], fuzz: v[2], flat: v[3], resolution: v.count > 4 ? v[4] : 0)
+        case "L:", "S:":
+            guard f.count == 3, let state = Int32(f[2]) else { throw fail(line, "an \(tag) line needs a code and a state") }
+            let code = UInt16(try hex8(f[1], line))
+            if tag == "L:" { leds[code] = state } else { switches[code] = state }
+        default:
+            throw fail(line, "unknown line \"\(text.prefix(40))\"")
+        }
+    }
+
+    func finish() throws -> DeviceDescription {
+        guard let name else { throw EvemuError(file: file, line: 0, reason: "no device description (N: line)") }
+        var codes = self.codes
+        // Axes with an A: line exist even when a B: line left them out.
+        if !absInfo.isEmpty { codes[EventType.abs, default: []].formUnion(absInfo.keys) }
+        return DeviceDescription(name: name, bustype: id.0, vendor: id.1, product: id.2, version: id.3,
+                                 properties: properties, codes: codes, absInfo: absInfo, leds: leds, switches: switches)
+    }
+
+    private func hex8(_ s: Substring, _ line: EvemuParser.Line) throws -> UInt8 {
+        guard let v = UInt8(s, radix: 16) else { throw fail(line, "bad hex byte \"\(s)\"") }
+        return v
+    }
+
+    private func hex16(_ s: Substring, _ line: EvemuParser.Line, _ what: String) throws -> UInt16 {
+        guard let v = UInt16(s, radix: 16) else { throw fail(line, "bad hex \(what) \"\(s)\"") }
+        return v
+    }
+
+    /// Codes of the set bits: bit k of byte j is code offset + 8j + k, least significant first.
+    private func bits(_ bytes: [UInt8], offset: Int) -> Set<UInt16> {
+        var set = Set<UInt16>()
+        for (j, byte) in bytes.enumerated() where byte != 0 {
+            for k in 0..<8 where byte & (1 << k) != 0 { set.insert(UInt16(offset + 8 * j + k)) }
+        }
+        return set
+    }
+}
+

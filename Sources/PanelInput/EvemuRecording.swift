@@ -1,0 +1,69 @@
+import Foundation
+
+/// An evemu file format version ("# EVEMU 1.3").
+public struct EvemuVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var major: Int
+    public var minor: Int
+
+    public init(major: Int, minor: Int) {
+        self.major = major
+        self.minor = minor
+    }
+
+    /// What the reader assumes when a file has no version line.
+    public static let v1_0 = EvemuVersion(major: 1, minor: 0)
+    /// What the writer produces: evemu's current `EVEMU_FILE_MAJOR/MINOR`.
+    public static let v1_3 = EvemuVersion(major: 1, minor: 3)
+
+    public static func < (a: EvemuVersion, b: EvemuVersion) -> Bool { (a.major, a.minor) < (b.major, b.minor) }
+    public var description: String { "\(major).\(minor)" }
+}
+
+/// A recording: a device description and the events it sent.
+public struct EvemuRecording: Sendable, Hashable {
+    public var version: EvemuVersion
+    public var device: DeviceDescription
+    public var events: [InputEvent]
+
+    public init(version: EvemuVersion = .v1_3, device: DeviceDescription, events: [InputEvent]) {
+        self.version = version
+        self.device = device
+        self.events = events
+    }
+
+    /// Reads an evemu file, or the split form: a description file (`.desc`, `.prop`) and an
+    /// events file.
+    public static func load(path: String, descriptionPath: String? = nil) throws -> EvemuRecording {
+        let text = try readText(path)
+        guard let descriptionPath else { return try EvemuParser.parse(text, file: path) }
+        return try EvemuParser.parse(description: try readText(descriptionPath), descriptionFile: descriptionPath,
+                                     events: text, eventsFile: path)
+    }
+
+    private static func readText(_ path: String) throws -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw EvemuError(file: path, line: 0, reason: "cannot read: \(error.localizedDescription)")
+        }
+        // Device names may hold any bytes; decode leniently rather than refuse the file.
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A file that is not a valid evemu recording: where and why.
+public struct EvemuError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    /// 1-based line number; 0 when the file as a whole is at fault.
+    public var line: Int
+    public var reason: String
+
+    public init(file: String, line: Int, reason: String) {
+        self.file = file
+        self.line = line
+        self.reason = reason
+    }
+
+    public var description: String { line > 0 ? "\(file):\(line): \(reason)" : "\(file): \(reason)" }
+}

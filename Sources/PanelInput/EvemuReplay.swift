@@ -1,0 +1,44 @@
+import Foundation
+import PanelGestures
+
+/// Plays a recording through the same path as a live device: raw events into a
+/// `TouchAssembler`, touch frames out.
+public struct EvemuReplay: Sendable {
+    public let recording: EvemuRecording
+    public var assembler: TouchAssembler
+
+    /// - Parameters: `width` × `height` is the screen in pixels.
+    public init(recording: EvemuRecording, width: Double, height: Double,
+                configuration: TouchAssembler.Configuration = .init()) throws {
+        self.recording = recording
+        assembler = try TouchAssembler(device: recording.device, width: width, height: height,
+                                       configuration: configuration)
+    }
+
+    /// Every frame in virtual time: the first event at `start` seconds, the rest at their
+    /// recorded distance from it (recordings hold relative or absolute times; only the
+    /// differences count).
+    public func frames(start: Double = 0) -> [TouchFrame] {
+        var assembler = self.assembler
+        var frames: [TouchFrame] = []
+        guard let first = recording.events.first?.microseconds else { return [] }
+        let offset = Int64((start * 1_000_000).rounded()) - first
+        for var event in recording.events {
+            event.microseconds += offset
+            if let frame = assembler.feed(event) { frames.append(frame) }
+        }
+        return frames
+    }
+
+    /// Delivers the frames in real time: each at its recorded distance from the first,
+    /// measured on the system's monotonic clock from the call. The program's `inject` and live
+    /// demos use it; tests use `frames(start:)`.
+    public func play(start: Double = 0, deliver: (TouchFrame) async -> Void) async throws {
+        let clock = ContinuousClock()
+        let origin = clock.now
+        for frame in frames(start: start) {
+            try await clock.sleep(until: origin.advanced(by: .seconds(frame.timestamp - start)))
+            await deliver(frame)
+        }
+    }
+}

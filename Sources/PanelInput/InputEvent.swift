@@ -1,0 +1,29 @@
+import Foundation
+
+/// One kernel input event (`struct input_event`).
+public struct InputEvent: Sendable, Hashable, CustomStringConvertible {
+    /// Event time in microseconds: CLOCK_MONOTONIC for live devices (set through libevdev),
+    /// whatever the recording holds for evemu files (relative from 1 µs, or CLOCK_REALTIME in
+    /// old recordings). Integer, because 1.3e9 s with microseconds is at the edge of a Double.
+    public var microseconds: Int64
+    public var type: UInt16
+    public var code: UInt16
+    public var value: Int32
+
+    public init(microseconds: Int64, type: UInt16, code: UInt16, value: Int32) {
+        self.microseconds = microseconds
+        self.type = type
+        self.code = code
+        self.value = value
+    }
+
+    /// The time in seconds.
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    public var isSynReport: Bool { type == EventType.syn && code == SynCode.report }
+
+    public var description: String {
+        "\(microseconds / 1_000_000).\(String(format: "%06d", Int(microseconds % 1_000_000))) type \(type) code \(code) value \(value)"
+    }
+}
+

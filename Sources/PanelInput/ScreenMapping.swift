@@ -1,0 +1,98 @@
+import PanelGestures
+
+/// libinput's calibration matrix: six numbers [a b c; d e f] applied to the device's
+/// normalised coordinates (0...1): x' = a·x + b·y + c, y' = d·x + e·y + f.
+public struct CalibrationMatrix: Sendable, Hashable, CustomStringConvertible {
+    public var a, b, c, d, e, f: Double
+
+    public init(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double) {
+        (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
+    }
+
+    public static let identity = CalibrationMatrix(1, 0, 0, 0, 1, 0)
+
+    /// Parses the udev property LIBINPUT_CALIBRATION_MATRIX ("1 0 0 0 1 0"): six finite
+    /// numbers separated by blanks.
+    public init(udevProperty value: String) throws {
+        let parts = value.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let numbers = parts.compactMap { Double($0) }.filter(\.isFinite)
+        guard parts.count == 6, numbers.count == 6 else {
+            throw InputError.badCalibration(value)
+        }
+        self.init(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
+    }
+
+    public func apply(_ p: Point) -> Point {
+        Point(x: a * p.x + b * p.y + c, y: d * p.x + e * p.y + f)
+    }
+
+    public var description: String { "\(a) \(b) \(c) \(d) \(e) \(f)" }
+}
+
+/// How the picture is turned on the panel, clockwise.
+public enum Rotation: Int, Sendable, Hashable, CaseIterable {
+    case none = 0, clockwise90 = 90, upsideDown = 180, clockwise270 = 270
+}
+
+/// Device units to screen pixels: normalise each axis by its own range (panels with 55
+/// units/mm on X and 98 on Y come out right), apply the calibration matrix, swap and invert,
+/// turn by the rotation, scale to the screen. Values outside the declared range are clamped
+/// to the screen's edge.
+public struct ScreenMapping: Sendable, Hashable {
+    public var xAxis: AbsInfo
+    public var yAxis: AbsInfo
+    /// Screen size in pixels, after rotation (what the UI sees).
+    public var width: Double
+    public var height: Double
+    public var rotation: Rotation = .none
+    public var swapAxes = false
+    public var invertX = false
+    public var invertY = false
+    public var calibration: CalibrationMatrix = .identity
+
+    public init(xAxis: AbsInfo, yAxis: AbsInfo, width: Double, height: Double) {
+        self.xAxis = xAxis
+        self.yAxis = yAxis
+        self.width = width
+        self.height = height
+    }
+
+    /// The screen position of device coordinates (x, y), px.
+    public func map(x: Int32, y: Int32) -> Point {
+        func normalise(_ v: Int32, _ axis: AbsInfo) -> Double {
+            let span = Double(axis.maximum) - Double(axis.minimum)
+            guard span > 0 else { return 0 }
+            return (Double(v) - Double(axis.minimum)) / span
+        }
+        var p = calibration.apply(Point(x: normalise(x, xAxis), y: normalise(y, yAxis)))
+        if swapAxes { p = Point(x: p.y, y: p.x) }
+        if invertX { p.x = 1 - p.x }
+        if invertY { p.y = 1 - p.y }
+        switch rotation {
+        case .none: break
+        // The picture's top edge lies along the panel's right edge: its origin is the panel's
+        // top-right corner, its x runs down the panel, its y runs left.
+        case .clockwise90: p = Point(x: p.y, y: 1 - p.x)
+        case .upsideDown: p = Point(x: 1 - p.x, y: 1 - p.y)
+        case .clockwise270: p = Point(x: 1 - p.y, y: p.x)
+        }
+        let nx = min(max(p.x, 0), 1), ny = min(max(p.y, 0), 1)
+        return Point(x: nx * max(width - 1, 0), y: ny * max(height - 1, 0))
+    }
+}
+
+/// Errors of PanelInput that are not about one evemu line.
+public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
+    case badCalibration(String)
+    /// The device has no range for an axis that carries positions.
+    case missingAxis(device: String, code: UInt16)
+    case notATouchscreen(String)
+
+    public var description: String {
+        switch self {
+        case .badCalibration(let v): return "bad calibration matrix \"\(v)\": want six numbers, as libinput's LIBINPUT_CALIBRATION_MATRIX"
+        case let .missingAxis(device, code): return "\(device): no range for axis 0x\(String(code, radix: 16)), which should carry positions"
+        case .notATouchscreen(let d): return "\(d) is not a touchscreen (no INPUT_PROP_DIRECT with ABS_MT_POSITION_X/Y or ABS_X/Y)"
+        }
+    }
+}

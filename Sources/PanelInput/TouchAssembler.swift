@@ -1,0 +1,278 @@
+import PanelGestures
+
+/// Turns a device's raw events into touch frames: slot tracking for protocol B, id
+/// assignment for protocol A, BTN_TOUCH for single-touch devices; one frame per SYN_REPORT.
+///
+/// The same code reads live devices (libevdev) and recordings (evemu), so a replay takes
+/// exactly the path of a real touchscreen. Contacts get ids of their own, unique for the
+/// assembler's life (tracking ids repeat and protocol A has none).
+public struct TouchAssembler: Sendable {
+    public struct Configuration: Sendable, Hashable {
+        /// ABS codes that carry X and Y; nil: the protocol's own (ABS_MT_POSITION_X/Y, or
+        /// ABS_X/Y). Quirky devices report elsewhere (the eGalax of fixture 10: ABS_Z, ABS_RX).
+        public var positionAxes: (x: UInt16, y: UInt16)? {
+            get { axisX.flatMap { x in axisY.map { (x, $0) } } }
+            set { axisX = newValue?.x; axisY = newValue?.y }
+        }
+        var axisX: UInt16?
+        var axisY: UInt16?
+        /// Protocol A: a contact farther than this (device units) from every contact of the
+        /// previous frame is a new one, not the nearest old one moving.
+        public var maxProtocolAJump: Double = .infinity
+
+        public init(positionAxes: (x: UInt16, y: UInt16)? = nil) {
+            axisX = positionAxes?.x
+            axisY = positionAxes?.y
+        }
+
+        public static func == (a: Configuration, b: Configuration) -> Bool {
+            a.axisX == b.axisX && a.axisY == b.axisY && a.maxProtocolAJump == b.maxProtocolAJump
+        }
+
+        public func hash(into h: inout Hasher) {
+            h.combine(axisX)
+            h.combine(axisY)
+        }
+    }
+
+    public let touchProtocol: TouchProtocol
+    public var mapping: ScreenMapping
+    private let xCode: UInt16
+    private let yCode: UInt16
+    private let maxJump: Double
+
+    /// Protocol B state of one slot.
+    private struct Slot: Sendable {
+        var trackingID: Int32 = -1
+        var x: Int32?
+        var y: Int32?
+        /// Our id of the contact in the slot, once it has been reported.
+        var contact: Int?
+        /// A contact that ended in this frame and must be reported as ended.
+        var ending: (id: Int, x: Int32, y: Int32)?
+        /// Begin again as a new contact at the next report (after SYN_DROPPED).
+        var restart = false
+    }
+
+    private var slots: [Int: Slot] = [:]
+    private var slot = 0
+    // Protocol A.
+    private var building: (x: Int32?, y: Int32?) = (nil, nil)
+    private var reported: [(x: Int32, y: Int32)] = []
+    private var sawMTReport = false
+    private var activeA: [(id: Int, x: Int32, y: Int32)] = []
+    // Single touch (and protocol A's release).
+    private var touchDown = false
+    private var touchReleased = false
+    private var stX: Int32?
+    private var stY: Int32?
+    private var stContact: Int?
+    private var nextID = 1
+
+    /// - Throws: `InputError.missingAxis` when the axes that carry positions have no range.
+    public init(device: DeviceDescription, width: Double, height: Double,
+                configuration: Configuration = Configuration()) throws {
+        touchProtocol = device.touchProtocol
+        let mt = touchProtocol != .singleTouch
+        xCode = configuration.axisX ?? (mt ? AbsCode.mtPositionX : AbsCode.x)
+        yCode = configuration.axisY ?? (mt ? AbsCode.mtPositionY : AbsCode.y)
+        guard let xr = device.absInfo[xCode] else { throw InputError.missingAxis(device: device.name, code: xCode) }
+        guard let yr = device.absInfo[yCode] else { throw InputError.missingAxis(device: device.name, code: yCode) }
+        mapping = ScreenMapping(xAxis: xr, yAxis: yr, width: width, height: height)
+        maxJump = configuration.maxProtocolAJump
+    }
+
+    /// Contacts down now.
+    public var activeContacts: Int {
+        switch touchProtocol {
+        case .multitouchB: return slots.values.filter { $0.contact != nil }.count
+        case .multitouchA: return activeA.count
+        case .singleTouch: return stContact == nil ? 0 : 1
+        }
+    }
+
+    /// Feeds one event; returns the frame a SYN_REPORT completes (nil if it has no contacts),
+    /// or, for SYN_DROPPED, the frame that cancels every contact.
+    public mutating func feed(_ e: InputEvent) -> TouchFrame? {
+        switch e.type {
+        case EventType.syn:
+            switch e.code {
+            case SynCode.report: return report(at: e.seconds)
+            case SynCode.mtReport:
+                sawMTReport = true
+                if let x = building.x, let y = building.y { reported.append((x, y)) }
+                building = (nil, nil)
+            case SynCode.dropped: return cancelAll(at: e.seconds)
+            default: break
+            }
+        case EventType.key:
+            if e.code == KeyCode.btnTouch {
+                touchDown = e.value != 0
+                if !touchDown { touchReleased = true }
+            }
+        case EventType.abs:
+            absolute(e.code, e.value)
+        default:
+            break
+        }
+        return nil
+    }
+
+    private mutating func absolute(_ code: UInt16, _ value: Int32) {
+        switch touchProtocol {
+        case .multitouchB:
+            if code == AbsCode.mtSlot {
+                slot = Int(value)
+            } else if code == AbsCode.mtTrackingID {
+                var s = slots[slot] ?? Slot()
+                if let id = s.contact, let x = s.x, let y = s.y { s.ending = (id, x, y) }
+                s.contact = nil
+                s.restart = false
+                s.trackingID = value
+                slots[slot] = s
+            } else if code == xCode {
+                slots[slot, default: Slot()].x = value
+            } else if code == yCode {
+                slots[slot, default: Slot()].y = value
+            }
+        case .multitouchA:
+            if code == xCode { building.x = value } else if code == yCode { building.y = value }
+        case .singleTouch:
+            if code == xCode { stX = value } else if code == yCode { stY = value }
+        }
+    }
+
+    private func touch(_ id: Int, _ x: Int32, _ y: Int32, _ phase: TouchPhase, _ t: Double) -> Touch {
+        Touch(id: id, position: mapping.map(x: x, y: y), phase: phase, timestamp: t)
+    }
+
+    private mutating func newID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    private mutating func report(at t: Double) -> TouchFrame? {
+        var touches: [Touch] = []
+        switch touchProtocol {
+        case .multitouchB:
+            for index in slots.keys.sorted() {
+                guard var s = slots[index] else { continue }
+                if let ending = s.ending {
+                    touches.append(touch(ending.id, ending.x, ending.y, .ended, t))
+                    s.ending = nil
+                }
+                if s.trackingID >= 0, let x = s.x, let y = s.y {
+                    if let id = s.contact, !s.restart {
+                        touches.append(touch(id, x, y, .moved, t))
+                    } else {
+                        let id = newID()
+                        s.contact = id
+                        s.restart = false
+                        touches.append(touch(id, x, y, .began, t))
+                    }
+                }
+                slots[index] = s
+            }
+        case .multitouchA:
+            var next: [(x: Int32, y: Int32)]? = nil
+            if sawMTReport {
+                next = reported
+            } else if touchReleased {
+                next = []
+            }
+            if let next {
+                touches = matchProtocolA(next, at: t)
+            } else {
+                // A frame with no contact data while the finger is down: nothing moved.
+                touches = activeA.map { touch($0.id, $0.x, $0.y, .moved, t) }
+            }
+            reported.removeAll(keepingCapacity: true)
+            building = (nil, nil)
+            sawMTReport = false
+        case .singleTouch:
+            if touchDown, let x = stX, let y = stY {
+                if let id = stContact {
+                    touches.append(touch(id, x, y, .moved, t))
+                } else {
+                    let id = newID()
+                    stContact = id
+                    touches.append(touch(id, x, y, .began, t))
+                }
+            } else if !touchDown, let id = stContact, let x = stX, let y = stY {
+                touches.append(touch(id, x, y, .ended, t))
+                stContact = nil
+            }
+        }
+        touchReleased = false
+        return touches.isEmpty ? nil : TouchFrame(timestamp: t, touches: touches)
+    }
+
+    /// Protocol A has no ids: each new contact takes the id of the nearest contact of the
+    /// previous frame (closest pairs first); the rest begin or end.
+    private mutating func matchProtocolA(_ next: [(x: Int32, y: Int32)], at t: Double) -> [Touch] {
+        var pairs: [(distance: Double, old: Int, new: Int)] = []
+        for (i, old) in activeA.enumerated() {
+            for (j, new) in next.enumerated() {
+                let dx = Double(old.x) - Double(new.x), dy = Double(old.y) - Double(new.y)
+                let distance = (dx * dx + dy * dy).squareRoot()
+                if distance <= maxJump { pairs.append((distance, i, j)) }
+            }
+        }
+        pairs.sort { $0.distance < $1.distance }
+        var oldTaken = Set<Int>(), newTaken = [Int: Int]()
+        for pair in pairs where !oldTaken.contains(pair.old) && newTaken[pair.new] == nil {
+            oldTaken.insert(pair.old)
+            newTaken[pair.new] = activeA[pair.old].id
+        }
+        var touches: [Touch] = []
+        for (i, old) in activeA.enumerated() where !oldTaken.contains(i) {
+            touches.append(touch(old.id, old.x, old.y, .ended, t))
+        }
+        var active: [(id: Int, x: Int32, y: Int32)] = []
+        for (j, new) in next.enumerated() {
+            if let id = newTaken[j] {
+                touches.append(touch(id, new.x, new.y, .moved, t))
+                active.append((id, new.x, new.y))
+            } else {
+                let id = newID()
+                touches.append(touch(id, new.x, new.y, .began, t))
+                active.append((id, new.x, new.y))
+            }
+        }
+        activeA = active
+        return touches
+    }
+
+    /// Cancels every contact (events were dropped, or the device went away): returns the
+    /// frame that says so, nil if nothing was down. Fingers still down when events resume
+    /// begin again as new contacts.
+    public mutating func cancelAll(at t: Double) -> TouchFrame? {
+        var touches: [Touch] = []
+        switch touchProtocol {
+        case .multitouchB:
+            for index in slots.keys.sorted() {
+                guard var s = slots[index] else { continue }
+                if let ending = s.ending {
+                    touches.append(touch(ending.id, ending.x, ending.y, .cancelled, t))
+                    s.ending = nil
+                }
+                if let id = s.contact, let x = s.x, let y = s.y {
+                    touches.append(touch(id, x, y, .cancelled, t))
+                    s.restart = true
+                }
+                s.contact = nil
+                slots[index] = s
+            }
+        case .multitouchA:
+            touches = activeA.map { touch($0.id, $0.x, $0.y, .cancelled, t) }
+            activeA = []
+            reported.removeAll()
+            building = (nil, nil)
+            sawMTReport = false
+        case .singleTouch:
+            if let id = stContact, let x = stX, let y = stY { touches.append(touch(id, x, y, .cancelled, t)) }
+            stContact = nil
+        }
+        return touches.isEmpty ? nil : TouchFrame(timestamp: t, touches: touches)
+    }
+}
