@@ -31,14 +31,20 @@ public struct EvemuReplay: Sendable {
     }
 
     /// Delivers the frames in real time: each at its recorded distance from the first,
-    /// measured on the system's monotonic clock from the call. The program's `inject` and live
-    /// demos use it; tests use `frames(start:)`.
-    public func play(start: Double = 0, deliver: (TouchFrame) async -> Void) async throws {
-        let clock = ContinuousClock()
+    /// measured on `clock` from the call (the system's monotonic clock by default; tests pass
+    /// one that does not sleep). The program's `inject` and live demos use it.
+    public func play<C: _Concurrency.Clock>(start: Double = 0, clock: C,
+                                            deliver: (TouchFrame) async -> Void) async throws
+    where C.Duration == Duration {
         let origin = clock.now
         for frame in frames(start: start) {
-            try await clock.sleep(until: origin.advanced(by: .seconds(frame.timestamp - start)))
+            try await clock.sleep(until: origin.advanced(by: .seconds(frame.timestamp - start)), tolerance: nil)
             await deliver(frame)
         }
+    }
+
+    /// `play` on the system's monotonic clock.
+    public func play(start: Double = 0, deliver: (TouchFrame) async -> Void) async throws {
+        try await play(start: start, clock: ContinuousClock(), deliver: deliver)
     }
 }
