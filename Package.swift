@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PanelPhysics", targets: ["PanelPhysics"]),
         .library(name: "PanelInput", targets: ["PanelInput"]),
         .executable(name: "panel-refresh-example", targets: ["PanelRefreshExample"]),
+        .executable(name: "panel-refresh-bench", targets: ["PanelRefreshBench"]),
     ],
     targets: [
         .target(name: "PanelGestures"),
@@ -24,6 +25,7 @@ let package = Package(
         // libevdev and libudev.
         .target(name: "PanelInput", dependencies: ["PanelGestures"]),
         .executableTarget(name: "PanelRefreshExample", dependencies: ["PanelRefresh"]),
+        .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelInput", "PanelGestures"]),
         .testTarget(name: "PanelGesturesTests", dependencies: ["PanelGestures"]),
         .testTarget(name: "PanelPhysicsTests", dependencies: ["PanelPhysics"]),
         .testTarget(name: "PanelUITests", dependencies: ["PanelUI"]),

@@ -10,84 +10,85 @@ public struct VelocityTracker: Sendable {
     private struct Sample: Sendable { var time: Double; var position: Point }
 
     public var horizon: Double = GestureConstants.velocityHorizon
-    public var historySize: Int = GestureConstants.velocityHistorySize
+    /// Samples kept; changing it forgets the history.
+    public var historySize: Int = GestureConstants.velocityHistorySize { didSet { reset() } }
     public var minSamples: Int = GestureConstants.velocityMinSamples
     public var assumeStoppedAfter: Double = GestureConstants.assumeStoppedAfter
 
-    private var samples: [Sample] = []
+    /// A ring of the last `historySize` samples; `next` is where the next one goes.
+    private var ring: [Sample] = []
+    private var next = 0
 
     public init() {}
 
-    /// Adds a position (px) seen at `time` (s). Samples must come in time order.
-    /// A sample older than the newest one, or with a non-finite value, is dropped: a
-    /// malformed stream must not poison the fit.
+    /// Adds a position (px) seen at `time` (s). A sample older than the newest one, or with a
+    /// non-finite value, is dropped: a malformed stream must not poison the fit.
     public mutating func add(_ position: Point, at time: Double) {
         guard time.isFinite, position.x.isFinite, position.y.isFinite else { return }
-        if let last = samples.last, time < last.time { return }
-        samples.append(Sample(time: time, position: position))
-        if samples.count > historySize { samples.removeFirst(samples.count - historySize) }
+        if let last = newest, time < last.time { return }
+        let sample = Sample(time: time, position: position)
+        if ring.count < historySize {
+            ring.append(sample)
+        } else {
+            ring[next] = sample
+        }
+        next = (next + 1) % max(historySize, 1)
     }
 
-    public mutating func reset() { samples.removeAll(keepingCapacity: true) }
+    public mutating func reset() {
+        ring.removeAll(keepingCapacity: true)
+        next = 0
+    }
+
+    private var newest: Sample? { ring.isEmpty ? nil : ring[(next - 1 + ring.count) % ring.count] }
 
     /// Velocity (px/s) at `time` (the lift, or the newest sample when nil).
     public func velocity(at time: Double? = nil) -> Point {
-        guard let newest = samples.last else { return .zero }
+        guard let newest else { return .zero }
         if let time, time - newest.time > assumeStoppedAfter { return .zero }
-        var ts: [Double] = [], xs: [Double] = [], ys: [Double] = []
+        // Moments of t (in units of the horizon, in [-1, 0], which keeps the normal equations
+        // well conditioned) and of x·t^k, y·t^k, summed newest to oldest without storage.
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0
+        var x0 = 0.0, x1 = 0.0, x2 = 0.0, y0 = 0.0, y1 = 0.0, y2 = 0.0
+        var count = 0
         var previous = newest.time
-        for sample in samples.reversed() {
+        let n = ring.count
+        for k in 0..<n {
+            let sample = ring[(next - 1 - k + 2 * n) % n]
             let age = newest.time - sample.time
             if age > horizon || previous - sample.time > assumeStoppedAfter { break }
             previous = sample.time
-            // Time in units of the horizon, in [-1, 0]: keeps the normal equations well
-            // conditioned (seconds would put Σt⁴ near 1e-8 beside Σ1 near 20).
-            ts.append(-age / horizon)
-            xs.append(sample.position.x)
-            ys.append(sample.position.y)
+            let t = -age / horizon, t2 = t * t
+            s0 += 1; s1 += t; s2 += t2; s3 += t2 * t; s4 += t2 * t2
+            let x = sample.position.x, y = sample.position.y
+            x0 += x; x1 += x * t; x2 += x * t2
+            y0 += y; y1 += y * t; y2 += y * t2
+            count += 1
         }
-        guard ts.count >= minSamples else { return .zero }
-        guard let vx = Self.slope(ts, xs), let vy = Self.slope(ts, ys) else { return .zero }
+        guard count >= minSamples else { return .zero }
+        let moments = Moments(s0: s0, s1: s1, s2: s2, s3: s3, s4: s4)
+        guard let vx = moments.slope(x0, x1, x2), let vy = moments.slope(y0, y1, y2) else { return .zero }
         return Point(x: vx / horizon, y: vy / horizon)
     }
 
-    /// Linear coefficient of the least-squares quadratic through (t, v), i.e. dv/dt at t = 0.
-    /// Falls back to a straight line when the quadratic's system is singular (samples at only
-    /// two distinct times); nil when even that is (all at one time).
-    static func slope(_ t: [Double], _ v: [Double]) -> Double? {
-        var s = [Double](repeating: 0, count: 5)   // Σ t^k, k = 0...4
-        var b = [Double](repeating: 0, count: 3)   // Σ v·t^k, k = 0...2
-        for i in t.indices {
-            var p = 1.0
-            for k in 0..<5 {
-                s[k] += p
-                if k < 3 { b[k] += v[i] * p }
-                p *= t[i]
-            }
-        }
-        let m = [[s[0], s[1], s[2]], [s[1], s[2], s[3]], [s[2], s[3], s[4]]]
-        if let c = solve3(m, b) { return c[1] }
-        let det = s[0] * s[2] - s[1] * s[1]
-        guard abs(det) > 1e-18 * max(1, s[0] * s[2]) else { return nil }
-        return (s[0] * b[1] - s[1] * b[0]) / det
-    }
+    /// Σt^k for k = 0...4: the normal equations' matrix.
+    struct Moments {
+        var s0, s1, s2, s3, s4: Double
 
-    /// Cramer's rule on a 3×3 system; nil when it is (numerically) singular.
-    private static func solve3(_ m: [[Double]], _ b: [Double]) -> [Double]? {
-        func det(_ a: [[Double]]) -> Double {
-            a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
-                - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
-                + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
+        /// Linear coefficient of the least-squares quadratic with right side (b0, b1, b2), i.e.
+        /// dv/dt at t = 0 (Cramer's rule). Falls back to a straight line when the quadratic's
+        /// system is singular (samples at only two distinct times); nil when even that is.
+        func slope(_ b0: Double, _ b1: Double, _ b2: Double) -> Double? {
+            let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
+            let scale = max(s0, abs(s1), s2, abs(s3), s4)
+            if det.isFinite, abs(det) > 1e-12 * scale * scale * scale {
+                // Column 1 replaced by b.
+                let d1 = s0 * (b1 * s4 - s3 * b2) - b0 * (s1 * s4 - s3 * s2) + s2 * (s1 * b2 - b1 * s2)
+                return d1 / det
+            }
+            let det2 = s0 * s2 - s1 * s1
+            guard abs(det2) > 1e-18 * max(1, s0 * s2) else { return nil }
+            return (s0 * b1 - s1 * b0) / det2
         }
-        let d = det(m)
-        let scale = m.flatMap { $0 }.map(abs).max() ?? 0
-        guard abs(d) > 1e-12 * scale * scale * scale, d.isFinite else { return nil }
-        var result = [Double]()
-        for col in 0..<3 {
-            var mc = m
-            for row in 0..<3 { mc[row][col] = b[row] }
-            result.append(det(mc) / d)
-        }
-        return result
     }
 }

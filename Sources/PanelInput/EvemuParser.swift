@@ -10,17 +10,18 @@ import Foundation
 public enum EvemuParser {
     /// Parses a whole evemu file: description, then events.
     public static func parse(_ text: String, file: String = "<input>") throws -> EvemuRecording {
-        let lines = split(text)
+        let bytes = Array(text.utf8)
+        let lines = lineRanges(bytes)
         var reader = DescriptionReader(file: file)
         var index = 0
         while index < lines.count {
-            let line = lines[index]
-            if line.text.hasPrefix("E:") { break }
-            try reader.read(line)
+            let range = lines[index]
+            if startsWithEvent(bytes, range) { break }
+            try reader.read(Line(number: index + 1, text: String(decoding: bytes[range], as: UTF8.self)))
             index += 1
         }
         let device = try reader.finish()
-        let events = try parseEvents(lines[index...], file: file)
+        let events = try parseEvents(bytes, lines, from: index, file: file)
         return EvemuRecording(version: reader.version, device: device, events: events)
     }
 
@@ -28,15 +29,17 @@ public enum EvemuParser {
     public static func parse(description: String, descriptionFile: String, events: String,
                              eventsFile: String) throws -> EvemuRecording {
         var reader = DescriptionReader(file: descriptionFile)
-        for line in split(description) {
-            if line.text.hasPrefix("E:") {
-                throw EvemuError(file: descriptionFile, line: line.number, reason: "event line in a description file")
+        let descriptionBytes = Array(description.utf8)
+        for (i, range) in lineRanges(descriptionBytes).enumerated() {
+            if startsWithEvent(descriptionBytes, range) {
+                throw EvemuError(file: descriptionFile, line: i + 1, reason: "event line in a description file")
             }
-            try reader.read(line)
+            try reader.read(Line(number: i + 1, text: String(decoding: descriptionBytes[range], as: UTF8.self)))
         }
         let device = try reader.finish()
+        let eventBytes = Array(events.utf8)
         return EvemuRecording(version: reader.version, device: device,
-                              events: try parseEvents(split(events)[...], file: eventsFile))
+                              events: try parseEvents(eventBytes, lineRanges(eventBytes), from: 0, file: eventsFile))
     }
 
     struct Line {
@@ -44,17 +47,98 @@ public enum EvemuParser {
         var text: String
     }
 
-    private static func split(_ text: String) -> [Line] {
-        var result: [Line] = []
-        var number = 0
-        // "\r\n" is one Character in Swift: split on it as well as on "\n".
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            number += 1
-            var line = Substring(raw)
-            if line.hasSuffix("\r") { line = line.dropLast() }
-            result.append(Line(number: number, text: String(line)))
+    /// Byte ranges of the lines (without "\n" and a "\r" before it); line i is number i + 1.
+    private static func lineRanges(_ bytes: [UInt8]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for i in bytes.indices where bytes[i] == UInt8(ascii: "\n") {
+            ranges.append(start..<(i > start && bytes[i - 1] == UInt8(ascii: "\r") ? i - 1 : i))
+            start = i + 1
         }
-        return result
+        if start < bytes.count { ranges.append(start..<bytes.count) }
+        return ranges
+    }
+
+    private static func startsWithEvent(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        range.count >= 2 && bytes[range.lowerBound] == UInt8(ascii: "E") && bytes[range.lowerBound + 1] == UInt8(ascii: ":")
+    }
+
+    private static func parseEvents(_ bytes: [UInt8], _ lines: [Range<Int>], from first: Int, file: String) throws -> [InputEvent] {
+        var events: [InputEvent] = []
+        events.reserveCapacity(lines.count - first)
+        for index in first..<lines.count {
+            var range = lines[index]
+            while let b = range.first.map({ bytes[$0] }), b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") {
+                range = range.dropFirst()
+            }
+            if range.isEmpty || bytes[range.lowerBound] == UInt8(ascii: "#") { continue }
+            if let event = scanEvent(bytes, range) {
+                events.append(event)
+                continue
+            }
+            // The slow path only words the error.
+            let text = String(decoding: bytes[range], as: UTF8.self)
+            guard startsWithEvent(bytes, range) else {
+                throw EvemuError(file: file, line: index + 1, reason: "expected an event line (E:), found \"\(text.prefix(40))\"")
+            }
+            events.append(try parseEvent(text, file: file, line: index + 1))
+        }
+        return events
+    }
+
+    /// The fast path for a well-formed `E:` line, on bytes; nil for anything unusual (the
+    /// String path then parses it or says what is wrong).
+    static func scanEvent(_ bytes: [UInt8], _ range: Range<Int>) -> InputEvent? {
+        var i = range.lowerBound
+        let end = range.upperBound
+        guard startsWithEvent(bytes, range) else { return nil }
+        i += 2
+        func skipBlanks() -> Bool {
+            let start = i
+            while i < end, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") { i += 1 }
+            return i > start
+        }
+        func decimal(maxDigits: Int) -> Int64? {
+            let start = i
+            var v: Int64 = 0
+            while i < end, i - start < maxDigits, bytes[i] >= 48, bytes[i] <= 57 {
+                v = v * 10 + Int64(bytes[i] - 48)
+                i += 1
+            }
+            return i > start ? v : nil
+        }
+        func hex() -> UInt16? {
+            let start = i
+            var v: UInt32 = 0
+            while i < end, i - start < 5 {
+                let b = bytes[i]
+                let d: UInt8
+                switch b {
+                case 48...57: d = b - 48
+                case 97...102: d = b - 87
+                case 65...70: d = b - 55
+                default: return i > start && v <= 0xffff ? UInt16(v) : nil
+                }
+                v = v * 16 + UInt32(d)
+                i += 1
+            }
+            return i > start && v <= 0xffff ? UInt16(v) : nil
+        }
+        guard skipBlanks(), let seconds = decimal(maxDigits: 15), i < end, bytes[i] == UInt8(ascii: ".") else { return nil }
+        i += 1
+        guard let micro = decimal(maxDigits: 6), i < end, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t"),
+              skipBlanks(), let type = hex(), skipBlanks(), let code = hex(), skipBlanks() else { return nil }
+        var negative = false
+        if i < end, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+            negative = bytes[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        guard let magnitude = decimal(maxDigits: 10) else { return nil }
+        let value = negative ? -magnitude : magnitude
+        guard value >= Int64(Int32.min), value <= Int64(Int32.max) else { return nil }
+        _ = skipBlanks()
+        guard i == end || bytes[i] == UInt8(ascii: "#") else { return nil }
+        return InputEvent(microseconds: seconds * 1_000_000 + micro, type: type, code: code, value: Int32(value))
     }
 
     /// The data part of a line: a `#` starts a trailing comment (evemu 1.1+; accepted in any

@@ -1,0 +1,23 @@
+// Benchmarks, one case per line as `case=NAME key=value ...`, for comparing runs by script.
+// Build in release: `swift run -c release panel-refresh-bench input`.
+import Foundation
+
+let usage = "usage: panel-refresh-bench input"
+let arguments = CommandLine.arguments.dropFirst()
+guard let which = arguments.first else {
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
+    exit(2)
+}
+do {
+    switch which {
+    case "input": try InputBenchmark.run()
+    case "--help", "-h":
+        print(usage)
+    default:
+        FileHandle.standardError.write(Data("panel-refresh-bench: unknown benchmark \"\(which)\"\n\(usage)\n".utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("panel-refresh-bench: \(error)\n".utf8))
+    exit(1)
+}
