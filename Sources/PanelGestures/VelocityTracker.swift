@@ -10,8 +10,8 @@ public struct VelocityTracker: Sendable {
     private struct Sample: Sendable { var time: Double; var position: Point }
 
     public var horizon: Double = GestureConstants.velocityHorizon
-    /// Samples kept; changing it forgets the history.
-    public var historySize: Int = GestureConstants.velocityHistorySize { didSet { reset() } }
+    /// Samples kept (at least 1).
+    public var historySize: Int = GestureConstants.velocityHistorySize
     public var minSamples: Int = GestureConstants.velocityMinSamples
     public var assumeStoppedAfter: Double = GestureConstants.assumeStoppedAfter
 
@@ -27,12 +27,19 @@ public struct VelocityTracker: Sendable {
         guard time.isFinite, position.x.isFinite, position.y.isFinite else { return }
         if let last = newest, time < last.time { return }
         let sample = Sample(time: time, position: position)
-        if ring.count < historySize {
+        let capacity = max(historySize, 1)
+        if ring.count > capacity {
+            // The size was lowered: keep the newest `capacity` samples, oldest first.
+            ring = (0..<capacity).map { ring[(next - capacity + $0 + 2 * ring.count) % ring.count] }
+            next = 0
+        }
+        if ring.count < capacity {
             ring.append(sample)
+            next = ring.count % capacity
         } else {
             ring[next] = sample
+            next = (next + 1) % capacity
         }
-        next = (next + 1) % max(historySize, 1)
     }
 
     public mutating func reset() {

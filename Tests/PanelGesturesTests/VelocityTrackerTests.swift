@@ -86,3 +86,21 @@ struct VelocityTrackerTests {
         #expect(abs(tracker.velocity().y - 100) < 1e-6)
     }
 }
+
+@Suite("Velocity tracker history")
+struct VelocityTrackerHistoryTests {
+    @Test("lowering the history size keeps the newest samples")
+    func shrink() {
+        var tracker = VelocityTracker()
+        tracker.horizon = 10
+        var y = 0.0
+        for i in 0..<20 {
+            tracker.add(Point(x: 0, y: y), at: Double(i) * 0.001)
+            y += i < 15 ? 1 : 0.2
+        }
+        tracker.historySize = 4
+        // The next sample continues at 200 px/s: the 4 kept are the newest, all at 200 px/s.
+        tracker.add(Point(x: 0, y: y), at: 0.020)
+        #expect(abs(tracker.velocity().y - 200) < 1e-6)
+    }
+}
