@@ -23,14 +23,16 @@ let package = Package(
         .target(name: "PanelRefresh", dependencies: ["PanelUI"]),
         // Touchscreens: evemu recordings and slot assembly in Swift; live devices through
         // libevdev and libudev.
-        .target(name: "PanelInput", dependencies: ["PanelGestures"]),
+        .target(name: "PanelInput", dependencies: ["PanelGestures", "CEvdev", "CUdev"]),
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .executableTarget(name: "PanelRefreshExample", dependencies: ["PanelRefresh"]),
         .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelInput", "PanelGestures"]),
         .testTarget(name: "PanelGesturesTests", dependencies: ["PanelGestures"]),
         .testTarget(name: "PanelPhysicsTests", dependencies: ["PanelPhysics"]),
         .testTarget(name: "PanelUITests", dependencies: ["PanelUI"]),
         .testTarget(name: "PanelRefreshTests", dependencies: ["PanelRefresh"]),
-        .testTarget(name: "PanelInputTests", dependencies: ["PanelInput", "PanelRefresh"]),
+        .testTarget(name: "PanelInputTests", dependencies: ["PanelInput", "PanelRefresh"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

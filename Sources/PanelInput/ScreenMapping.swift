@@ -1,3 +1,4 @@
+import Foundation
 import PanelGestures
 
 /// libinput's calibration matrix: six numbers [a b c; d e f] applied to the device's
@@ -87,12 +88,26 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The device has no range for an axis that carries positions.
     case missingAxis(device: String, code: UInt16)
     case notATouchscreen(String)
+    /// open() failed; `errno` says why (EACCES: not in the input group, ENOENT: no such node).
+    case cannotOpen(path: String, errno: Int32)
+    /// The device went away (ENODEV): unplugged, or its driver unbound.
+    case deviceGone(path: String)
+    /// Reading or a libevdev call failed with `errno`.
+    case failed(path: String, call: String, errno: Int32)
+    /// libudev could not do `what`.
+    case udev(String)
 
     public var description: String {
         switch self {
+        case let .cannotOpen(path, errno): return "cannot open \(path): \(InputError.message(errno))"
+        case .deviceGone(let path): return "\(path) went away"
+        case let .failed(path, call, errno): return "\(path): \(call) failed: \(InputError.message(errno))"
+        case .udev(let what): return "udev: \(what)"
         case .badCalibration(let v): return "bad calibration matrix \"\(v)\": want six numbers, as libinput's LIBINPUT_CALIBRATION_MATRIX"
         case let .missingAxis(device, code): return "\(device): no range for axis 0x\(String(code, radix: 16)), which should carry positions"
         case .notATouchscreen(let d): return "\(d) is not a touchscreen (no INPUT_PROP_DIRECT with ABS_MT_POSITION_X/Y or ABS_X/Y)"
         }
     }
+
+    static func message(_ errno: Int32) -> String { String(cString: strerror(errno)) + " (errno \(errno))" }
 }

@@ -1,0 +1,54 @@
+import PanelGestures
+
+/// Where raw input events come from: a live device (`EvdevDevice`), or anything a test or a
+/// replay provides. The seam that lets the whole input path run without hardware.
+public protocol EventSource: AnyObject {
+    /// What the device declares.
+    var device: DeviceDescription { get }
+    /// A path or name for messages.
+    var name: String { get }
+    /// The events available now (none if there are none; never blocks).
+    /// - Throws: `InputError.deviceGone` when the device went away; other `InputError`s for
+    ///   failures.
+    func readEvents() throws -> [InputEvent]
+}
+
+/// A touchscreen as the UI sees it: an event source and the assembler that turns its events
+/// into touch frames, screen-mapped.
+///
+/// When the device goes away mid-drag, the contacts down are cancelled (the gesture ends
+/// cleanly, nothing stays down) and `isGone` turns true; the owner drops it and waits for
+/// the device to come back.
+public final class TouchInput {
+    public let source: any EventSource
+    public private(set) var assembler: TouchAssembler
+    public private(set) var isGone = false
+
+    public init(source: any EventSource, width: Double, height: Double,
+                configuration: TouchAssembler.Configuration = .init(), calibration: CalibrationMatrix = .identity,
+                rotation: Rotation = .none) throws {
+        self.source = source
+        assembler = try TouchAssembler(device: source.device, width: width, height: height, configuration: configuration)
+        assembler.mapping.calibration = calibration
+        assembler.mapping.rotation = rotation
+    }
+
+    /// Reads what is available and returns the frames it completes. A device that went away
+    /// yields the frame cancelling its contacts (timestamped `now`, seconds of
+    /// CLOCK_MONOTONIC) and nothing after. Other errors are thrown; the input stays usable.
+    public func read(now: Double) throws -> [TouchFrame] {
+        guard !isGone else { return [] }
+        let events: [InputEvent]
+        do {
+            events = try source.readEvents()
+        } catch InputError.deviceGone {
+            isGone = true
+            return assembler.cancelAll(at: now).map { [$0] } ?? []
+        }
+        var frames: [TouchFrame] = []
+        for event in events {
+            if let frame = assembler.feed(event) { frames.append(frame) }
+        }
+        return frames
+    }
+}

@@ -1,0 +1,122 @@
+import CUdev
+import Foundation
+
+/// A touchscreen udev knows of.
+public struct TouchscreenInfo: Sendable, Hashable {
+    /// The event node, e.g. /dev/input/event3.
+    public var node: String
+    /// The device's name (the parent input device's `name` attribute).
+    public var name: String
+    /// LIBINPUT_CALIBRATION_MATRIX from udev, if set (and valid).
+    public var calibration: CalibrationMatrix?
+    /// The property's text when it was set but not valid: reported, not applied.
+    public var invalidCalibration: String?
+
+    /// Builds the entry from udev properties; pure, so the rules are testable without udev.
+    public init(node: String, name: String, calibrationProperty: String?) {
+        self.node = node
+        self.name = name
+        if let text = calibrationProperty {
+            if let matrix = try? CalibrationMatrix(udevProperty: text) {
+                calibration = matrix
+            } else {
+                invalidCalibration = text
+            }
+        }
+    }
+}
+
+/// Finds touchscreens through libudev: input devices with ID_INPUT_TOUCHSCREEN=1 and an
+/// event node.
+public enum TouchscreenDiscovery {
+    public static func list() throws -> [TouchscreenInfo] {
+        guard let udev = udev_new() else { throw InputError.udev("udev_new failed") }
+        defer { udev_unref(udev) }
+        guard let enumerate = udev_enumerate_new(udev) else { throw InputError.udev("udev_enumerate_new failed") }
+        defer { udev_enumerate_unref(enumerate) }
+        udev_enumerate_add_match_subsystem(enumerate, "input")
+        udev_enumerate_add_match_property(enumerate, "ID_INPUT_TOUCHSCREEN", "1")
+        let rc = udev_enumerate_scan_devices(enumerate)
+        guard rc >= 0 else { throw InputError.udev("scanning devices failed: \(InputError.message(-rc))") }
+        var result: [TouchscreenInfo] = []
+        var entry = udev_enumerate_get_list_entry(enumerate)
+        while let current = entry {
+            defer { entry = udev_list_entry_get_next(current) }
+            guard let syspath = udev_list_entry_get_name(current),
+                  let device = udev_device_new_from_syspath(udev, syspath) else { continue }
+            defer { udev_device_unref(device) }
+            if let info = info(of: device) { result.append(info) }
+        }
+        return result.sorted { $0.node < $1.node }
+    }
+
+    /// The entry for a udev device with an event node, nil for others (the parent input
+    /// device, mice, ...).
+    static func info(of device: OpaquePointer) -> TouchscreenInfo? {
+        guard let nodeC = udev_device_get_devnode(device) else { return nil }
+        let node = String(cString: nodeC)
+        guard node.hasPrefix("/dev/input/event") else { return nil }
+        guard udev_device_get_property_value(device, "ID_INPUT_TOUCHSCREEN").map({ String(cString: $0) }) == "1" else { return nil }
+        let parent = udev_device_get_parent(device)
+        let name = parent.flatMap { udev_device_get_sysattr_value($0, "name") }.map { String(cString: $0) } ?? node
+        let calibration = udev_device_get_property_value(device, "LIBINPUT_CALIBRATION_MATRIX").map { String(cString: $0) }
+        return TouchscreenInfo(node: node, name: name, calibrationProperty: calibration)
+    }
+}
+
+/// Watches udev for touchscreens coming and going (netlink, through libudev).
+public final class HotplugMonitor {
+    public enum Change: Sendable, Hashable {
+        case added(TouchscreenInfo)
+        /// The event node of a device that went away.
+        case removed(String)
+    }
+
+    private let udev: OpaquePointer
+    private let monitor: OpaquePointer
+    /// For a Dispatch read source; owned by the monitor.
+    public let fileDescriptor: Int32
+
+    public init() throws {
+        guard let udev = udev_new() else { throw InputError.udev("udev_new failed") }
+        guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
+            udev_unref(udev)
+            throw InputError.udev("cannot listen to udev events (netlink)")
+        }
+        udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil)
+        let rc = udev_monitor_enable_receiving(monitor)
+        guard rc >= 0 else {
+            udev_monitor_unref(monitor)
+            udev_unref(udev)
+            throw InputError.udev("cannot receive udev events: \(InputError.message(-rc))")
+        }
+        self.udev = udev
+        self.monitor = monitor
+        fileDescriptor = udev_monitor_get_fd(monitor)
+    }
+
+    deinit {
+        udev_monitor_unref(monitor)
+        udev_unref(udev)
+    }
+
+    /// The touchscreen changes pending now (never blocks).
+    public func receive() -> [Change] {
+        var changes: [Change] = []
+        while let device = udev_monitor_receive_device(monitor) {
+            defer { udev_device_unref(device) }
+            let action = udev_device_get_action(device).map { String(cString: $0) }
+            switch action {
+            case "add":
+                if let info = TouchscreenDiscovery.info(of: device) { changes.append(.added(info)) }
+            case "remove":
+                if let node = udev_device_get_devnode(device).map({ String(cString: $0) }), node.hasPrefix("/dev/input/event") {
+                    changes.append(.removed(node))
+                }
+            default:
+                break
+            }
+        }
+        return changes
+    }
+}
