@@ -100,6 +100,15 @@ public final class HotplugMonitor {
         udev_unref(udev)
     }
 
+    /// Calls `handler` on `queue` when udev has news; cancel the source before dropping the
+    /// monitor.
+    public func makeReadSource(queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> DispatchSourceRead {
+        let source = DispatchSource.makeReadSource(fileDescriptor: fileDescriptor, queue: queue)
+        source.setEventHandler(handler: handler)
+        source.resume()
+        return source
+    }
+
     /// The touchscreen changes pending now (never blocks).
     public func receive() -> [Change] {
         var changes: [Change] = []

@@ -151,3 +151,105 @@ struct UInputTests {
         #expect(input.isGone)
     }
 }
+
+@Suite("Hotplug")
+struct HotplugTests {
+    /// Opens fake devices by node; a node in `missing` fails like an absent one.
+    final class Devices {
+        var sources: [String: FakeSource] = [:]
+        var missing: Set<String> = []
+        func open(_ node: String) throws -> any EventSource {
+            if missing.contains(node) { throw InputError.cannotOpen(path: node, errno: ENOENT) }
+            let source = FakeSource(device: slotted)
+            sources[node] = source
+            return source
+        }
+    }
+
+    func info(_ node: String) -> TouchscreenInfo { TouchscreenInfo(node: node, name: node, calibrationProperty: nil) }
+
+    @Test("a device that goes away mid-drag cancels it; when it returns it is used again")
+    func unplugAndReturn() {
+        let devices = Devices()
+        let set = TouchscreenSet(width: 1001, height: 1001, open: devices.open)
+        set.start(discovered: [info("/dev/input/event3")])
+        #expect(set.nodes == ["/dev/input/event3"])
+        var s = Stream()
+        s.slot(0, id: 1, x: 100, y: 100); s.syn()
+        devices.sources["/dev/input/event3"]?.pending = [s.events]
+        #expect(set.read(node: "/dev/input/event3", now: 1).count == 1)
+        let cancelled = set.handle(.removed("/dev/input/event3"), now: 2)
+        #expect(cancelled.map { $0.touches.map(\.phase) } == [[.cancelled]])
+        #expect(set.nodes.isEmpty)
+        _ = set.handle(.added(info("/dev/input/event3")), now: 3)
+        #expect(set.nodes == ["/dev/input/event3"])
+        devices.sources["/dev/input/event3"]?.pending = [s.events]
+        let again = set.read(node: "/dev/input/event3", now: 4)
+        #expect(again.first?.touches.first?.phase == .began)
+        #expect(again.first?.touches.first?.id != cancelled.first?.touches.first?.id, "a new contact")
+    }
+
+    @Test("a read that finds the device gone drops it and cancels its contacts")
+    func goneOnRead() {
+        let devices = Devices()
+        let set = TouchscreenSet(width: 1001, height: 1001, open: devices.open)
+        set.start(discovered: [info("/dev/input/event3")])
+        var s = Stream()
+        s.slot(0, id: 1, x: 100, y: 100); s.syn()
+        devices.sources["/dev/input/event3"]?.pending = [s.events]
+        _ = set.read(node: "/dev/input/event3", now: 1)
+        devices.sources["/dev/input/event3"]?.unplugged = true
+        #expect(set.read(node: "/dev/input/event3", now: 2).map { $0.touches.map(\.phase) } == [[.cancelled]])
+        #expect(set.nodes.isEmpty)
+    }
+
+    @Test("explicit paths override discovery; other touchscreens are ignored, even when they appear")
+    func explicit() {
+        let devices = Devices()
+        let set = TouchscreenSet(explicitPaths: ["/dev/input/event7"], width: 100, height: 100, open: devices.open)
+        set.start(discovered: [info("/dev/input/event3"), info("/dev/input/event7")])
+        #expect(set.nodes == ["/dev/input/event7"])
+        _ = set.handle(.added(info("/dev/input/event5")), now: 1)
+        #expect(set.nodes == ["/dev/input/event7"])
+    }
+
+    @Test("two devices never share a contact id; one that cannot be opened is reported, the rest work")
+    func twoDevices() {
+        let devices = Devices()
+        devices.missing = ["/dev/input/event9"]
+        var errors: [InputError] = []
+        let set = TouchscreenSet(width: 1001, height: 1001, open: devices.open)
+        set.onError = { errors.append($0) }
+        set.start(discovered: [info("/dev/input/event3"), info("/dev/input/event4"), info("/dev/input/event9")])
+        #expect(set.nodes == ["/dev/input/event3", "/dev/input/event4"])
+        #expect(errors == [.cannotOpen(path: "/dev/input/event9", errno: ENOENT)])
+        var s = Stream()
+        s.slot(0, id: 1, x: 100, y: 100); s.syn()
+        devices.sources["/dev/input/event3"]?.pending = [s.events]
+        devices.sources["/dev/input/event4"]?.pending = [s.events]
+        let a = set.read(node: "/dev/input/event3", now: 1).first?.touches.first?.id
+        let b = set.read(node: "/dev/input/event4", now: 1).first?.touches.first?.id
+        #expect(a != nil && b != nil && a != b)
+    }
+}
+
+@Suite("Recording source")
+struct RecordingSourceTests {
+    @Test("a recording read through TouchInput gives the frames a replay gives", arguments: Fixture.allCases)
+    func samePath(fixture: Fixture) throws {
+        let recording = try fixture.recording()
+        let replayed = try EvemuReplay(recording: recording, width: fixture.screen.width, height: fixture.screen.height,
+                                       configuration: fixture.configuration).frames(start: 5)
+        let source = RecordingSource(recording: recording, start: 5)
+        let input = try TouchInput(source: source, width: fixture.screen.width, height: fixture.screen.height,
+                                   configuration: fixture.configuration)
+        var frames: [TouchFrame] = []
+        var t = 5.0
+        while !source.isFinished {
+            t += 0.05
+            source.advance(to: t)
+            frames += try input.read(now: t)
+        }
+        #expect(frames == replayed)
+    }
+}

@@ -1,0 +1,122 @@
+import PanelGestures
+
+/// The touchscreens a panel uses, as devices come and go.
+///
+/// With explicit paths, exactly those are used (and picked up whenever they appear); without,
+/// every touchscreen udev reports. A device that goes away mid-drag has its contacts
+/// cancelled (the gesture ends cleanly; refresh components go back to idle); when it returns
+/// it is opened again. Contact ids are made unique across devices.
+public final class TouchscreenSet {
+    public typealias Opener = (String) throws -> any EventSource
+
+    public let explicitPaths: [String]?
+    public let width: Double
+    public let height: Double
+    public var configuration: TouchAssembler.Configuration
+    public var rotation: Rotation
+    /// Calibration from configuration; a device's udev property wins over it.
+    public var calibration: CalibrationMatrix
+    /// Hears what could not be opened or read; the set carries on with the others.
+    public var onError: ((InputError) -> Void)?
+    private let open: Opener
+
+    private struct Entry {
+        var input: TouchInput
+        /// Added to the device's contact ids so two devices never share one.
+        var idBase: Int
+    }
+
+    private var entries: [String: Entry] = [:]
+    private var serial = 0
+
+    /// - Parameter open: opens a node (`EvdevDevice` in the program; a fake in tests).
+    public init(explicitPaths: [String]? = nil, width: Double, height: Double,
+                configuration: TouchAssembler.Configuration = .init(), rotation: Rotation = .none,
+                calibration: CalibrationMatrix = .identity, open: @escaping Opener) {
+        self.explicitPaths = explicitPaths
+        self.width = width
+        self.height = height
+        self.configuration = configuration
+        self.rotation = rotation
+        self.calibration = calibration
+        self.open = open
+    }
+
+    /// Nodes in use.
+    public var nodes: [String] { entries.keys.sorted() }
+
+    /// The input of a node in use (for its read source).
+    public func input(for node: String) -> TouchInput? { entries[node]?.input }
+
+    /// Opens the devices there are now: the explicit paths, or the discovered touchscreens.
+    public func start(discovered: [TouchscreenInfo]) {
+        if let explicitPaths {
+            for path in explicitPaths {
+                // udev's entry (name, calibration) when it knows the node.
+                add(discovered.first { $0.node == path } ?? TouchscreenInfo(node: path, name: path, calibrationProperty: nil))
+            }
+        } else {
+            for info in discovered { add(info) }
+        }
+    }
+
+    /// Applies a hotplug change; returns the frames it causes (cancelled contacts).
+    public func handle(_ change: HotplugMonitor.Change, now: Double) -> [TouchFrame] {
+        switch change {
+        case .added(let info):
+            add(info)
+            return []
+        case .removed(let node):
+            guard let entry = entries.removeValue(forKey: node) else { return [] }
+            let frames = (try? entry.input.read(now: now)) ?? []
+            var cancel = frames
+            if let frame = cancelFrame(entry, now: now) { cancel.append(frame) }
+            return cancel.map { renumber($0, entry) }
+        }
+    }
+
+    /// Reads one device (when its descriptor is readable); a device that went away is
+    /// dropped, its contacts cancelled.
+    public func read(node: String, now: Double) -> [TouchFrame] {
+        guard let entry = entries[node] else { return [] }
+        do {
+            let frames = try entry.input.read(now: now)
+            if entry.input.isGone { entries[node] = nil }
+            return frames.map { renumber($0, entry) }
+        } catch let error as InputError {
+            onError?(error)
+            return []
+        } catch {
+            onError?(.failed(path: node, call: "read", errno: 0))
+            return []
+        }
+    }
+
+    private func add(_ info: TouchscreenInfo) {
+        if let explicitPaths, !explicitPaths.contains(info.node) { return }
+        guard entries[info.node] == nil else { return }
+        do {
+            let source = try open(info.node)
+            let input = try TouchInput(source: source, width: width, height: height, configuration: configuration,
+                                       calibration: info.calibration ?? calibration, rotation: rotation)
+            serial += 1
+            entries[info.node] = Entry(input: input, idBase: serial * 1_000_000)
+        } catch let error as InputError {
+            onError?(error)
+        } catch {
+            onError?(.failed(path: info.node, call: "open", errno: 0))
+        }
+    }
+
+    /// The cancel frame for a device removed by udev before a read noticed.
+    private func cancelFrame(_ entry: Entry, now: Double) -> TouchFrame? {
+        var assembler = entry.input.assembler
+        return assembler.cancelAll(at: now)
+    }
+
+    private func renumber(_ frame: TouchFrame, _ entry: Entry) -> TouchFrame {
+        TouchFrame(timestamp: frame.timestamp, touches: frame.touches.map {
+            Touch(id: $0.id + entry.idBase, position: $0.position, phase: $0.phase, timestamp: $0.timestamp)
+        })
+    }
+}
