@@ -230,3 +230,17 @@ struct RealTimeReplayTests {
         }
     }
 }
+
+@Suite("Slot edge cases")
+struct SlotEdgeCaseTests {
+    @Test("a slot that ends and starts again within one frame is an end and a new contact")
+    func endAndRestartInOneFrame() throws {
+        var s = Stream()
+        s.slot(0, id: 4, x: 100, y: 100); s.syn()
+        s.slot(0, id: -1); s.slot(0, id: 5, x: 600); s.syn()
+        let result = try frames(slotted, s)
+        #expect(result[1].touches.map(\.phase) == [.ended, .began])
+        #expect(result[1].touches[0].id != result[1].touches[1].id)
+        #expect(result[1].touches[1].position == Point(x: 600, y: 100))
+    }
+}
