@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PanelGestures", targets: ["PanelGestures"]),
         .library(name: "PanelPhysics", targets: ["PanelPhysics"]),
         .library(name: "PanelInput", targets: ["PanelInput"]),
+        .library(name: "PanelRender", targets: ["PanelRender"]),
         .executable(name: "panel-refresh-example", targets: ["PanelRefreshExample"]),
         .executable(name: "panel-refresh-bench", targets: ["PanelRefreshBench"]),
     ],
@@ -26,6 +27,12 @@ let package = Package(
         .target(name: "PanelInput", dependencies: ["PanelGestures", "CEvdev", "CUdev"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // Pixels: the UI's view tree drawn with pixman, FreeType + fontconfig, libpng.
+        .target(name: "PanelRender", dependencies: ["PanelUI", "CPixman", "CFreeType", "CFontconfig", "CPNG"]),
+        .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .executableTarget(name: "PanelRefreshExample", dependencies: ["PanelRefresh"]),
         .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelInput", "PanelGestures"]),
         .testTarget(name: "PanelGesturesTests", dependencies: ["PanelGestures"]),
@@ -33,6 +40,7 @@ let package = Package(
         .testTarget(name: "PanelUITests", dependencies: ["PanelUI"]),
         .testTarget(name: "PanelRefreshTests", dependencies: ["PanelRefresh"]),
         .testTarget(name: "PanelInputTests", dependencies: ["PanelInput", "PanelRefresh"], exclude: ["Fixtures"]),
+        .testTarget(name: "PanelRenderTests", dependencies: ["PanelRender", "PanelRefresh"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

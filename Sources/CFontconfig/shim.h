@@ -1,0 +1,28 @@
+// fontconfig: finding font files by family, weight and the characters they cover.
+#include <stddef.h>
+#include <fontconfig/fontconfig.h>
+
+// FC_FAMILY and friends are string macros Swift imports; the weight constants are plain ints.
+static const int panel_fc_weight_regular = FC_WEIGHT_REGULAR;
+static const int panel_fc_weight_bold = FC_WEIGHT_BOLD;
+
+// FcChar8 strings and the FC_* property names are awkward from Swift: small typed helpers.
+static inline FcPattern *panel_fc_pattern(const char *family, int weight) {
+    FcPattern *pattern = FcPatternCreate();
+    if (!pattern) return NULL;
+    FcPatternAddString(pattern, FC_FAMILY, (const FcChar8 *)family);
+    FcPatternAddInteger(pattern, FC_WEIGHT, weight);
+    return pattern;
+}
+
+static inline const char *panel_fc_file(FcPattern *pattern) {
+    FcChar8 *file = NULL;
+    if (FcPatternGetString(pattern, FC_FILE, 0, &file) != FcResultMatch) return NULL;
+    return (const char *)file;
+}
+
+static inline int panel_fc_index(FcPattern *pattern) {
+    int index = 0;
+    FcPatternGetInteger(pattern, FC_INDEX, 0, &index);
+    return index;
+}

@@ -1,0 +1,3 @@
+// FreeType: glyph rasterisation.
+#include <ft2build.h>
+#include FT_FREETYPE_H

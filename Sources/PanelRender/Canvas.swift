@@ -1,0 +1,132 @@
+import CPixman
+import Foundation
+import PanelUI
+
+/// Drawing operations on a surface, in pixels, all through pixman: solid and translucent
+/// fills, anti-aliased polygons (as triangles), masks and images, clipped to a region.
+public final class Canvas {
+    public let surface: Surface
+    private var clip: [Rect] = []
+
+    public init(surface: Surface) {
+        self.surface = surface
+    }
+
+    /// Limits drawing to `rects` (pixels); empty: the whole surface.
+    public func setClip(_ rects: [Rect]) {
+        clip = rects
+        guard !rects.isEmpty else {
+            pixman_image_set_clip_region32(surface.image, nil)
+            return
+        }
+        var boxes = rects.map { r in
+            pixman_box32_t(x1: Int32(r.minX.rounded(.down)), y1: Int32(r.minY.rounded(.down)),
+                           x2: Int32(r.maxX.rounded(.up)), y2: Int32(r.maxY.rounded(.up)))
+        }
+        var region = pixman_region32_t()
+        pixman_region32_init_rects(&region, &boxes, Int32(boxes.count))
+        pixman_image_set_clip_region32(surface.image, &region)
+        pixman_region32_fini(&region)
+    }
+
+    /// pixman works in premultiplied colour; `opacity` multiplies the colour's alpha.
+    static func pixmanColor(_ c: Color, opacity: Double = 1) -> pixman_color_t {
+        let a = Double(c.alpha) / 255 * min(max(opacity, 0), 1)
+        func channel(_ v: UInt8) -> UInt16 { UInt16((Double(v) / 255 * a * 65535).rounded()) }
+        return pixman_color_t(red: channel(c.red), green: channel(c.green), blue: channel(c.blue),
+                              alpha: UInt16((a * 65535).rounded()))
+    }
+
+    /// Fills `rect` (pixels; fractional edges are rounded outwards to whole pixels).
+    public func fill(_ rect: Rect, color: Color, opacity: Double = 1) {
+        guard !rect.isEmpty else { return }
+        var pc = Canvas.pixmanColor(color, opacity: opacity)
+        let opaque = color.alpha == 255 && opacity >= 1
+        var box = pixman_box32_t(x1: Int32(rect.minX.rounded()), y1: Int32(rect.minY.rounded()),
+                                 x2: Int32(rect.maxX.rounded()), y2: Int32(rect.maxY.rounded()))
+        pixman_image_fill_boxes(opaque ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, surface.image, &pc, 1, &box)
+    }
+
+    /// Fills the triangles (pixel coordinates), anti-aliased.
+    public func fill(triangles: [Triangle], color: Color, opacity: Double = 1) {
+        guard !triangles.isEmpty else { return }
+        var pc = Canvas.pixmanColor(color, opacity: opacity)
+        guard let source = pixman_image_create_solid_fill(&pc) else { return }
+        defer { pixman_image_unref(source) }
+        var tris = triangles.map { $0.pixman }
+        pixman_composite_triangles(PIXMAN_OP_OVER, source, surface.image, PIXMAN_a8, 0, 0, 0, 0, Int32(tris.count), &tris)
+    }
+
+    /// A rectangle with rounded corners, anti-aliased.
+    public func fillRoundedRect(_ rect: Rect, radius: Double, color: Color, opacity: Double = 1) {
+        guard radius > 0 else { return fill(rect, color: color, opacity: opacity) }
+        fill(triangles: Shapes.roundedRect(rect, radius: radius), color: color, opacity: opacity)
+    }
+
+    /// Draws an A8 coverage mask in `color` with its top-left at (x, y) (text glyphs).
+    func draw(mask: OpaquePointer, width: Int, height: Int, x: Int, y: Int, color: Color, opacity: Double) {
+        var pc = Canvas.pixmanColor(color, opacity: opacity)
+        guard let source = pixman_image_create_solid_fill(&pc) else { return }
+        defer { pixman_image_unref(source) }
+        pixman_image_composite32(PIXMAN_OP_OVER, source, mask, surface.image, 0, 0, 0, 0,
+                                 Int32(x), Int32(y), Int32(width), Int32(height))
+    }
+
+    /// Draws `image` into `rect` (scaled to it), rotated by `rotation` radians about the
+    /// rect's centre, with `opacity`. Bilinear filtering when scaled or rotated.
+    public func draw(image: Surface, in rect: Rect, rotation: Double = 0, opacity: Double = 1) {
+        guard !rect.isEmpty else { return }
+        let sx = Double(image.width) / rect.width, sy = Double(image.height) / rect.height
+        // pixman transforms map destination to source: translate to the rect's centre,
+        // rotate back, scale to the image, translate to the image's centre.
+        let c = cos(-rotation), s = sin(-rotation)
+        let cx = rect.midX, cy = rect.midY
+        let m00 = c * sx, m01 = -s * sx, m10 = s * sy, m11 = c * sy
+        let tx = Double(image.width) / 2 - (m00 * cx + m01 * cy)
+        let ty = Double(image.height) / 2 - (m10 * cx + m11 * cy)
+        func fixed(_ v: Double) -> pixman_fixed_t { pixman_fixed_t((v * 65536).rounded()) }
+        var transform = pixman_transform_t(matrix: (
+            (fixed(m00), fixed(m01), fixed(tx)),
+            (fixed(m10), fixed(m11), fixed(ty)),
+            (0, 0, fixed(1))))
+        pixman_image_set_transform(image.image, &transform)
+        pixman_image_set_filter(image.image, PIXMAN_FILTER_BILINEAR, nil, 0)
+        defer { pixman_image_set_transform(image.image, nil) }
+        // The area the rotated rect covers.
+        let half = (w: rect.width / 2, h: rect.height / 2)
+        let ex = abs(cos(rotation)) * half.w + abs(sin(rotation)) * half.h
+        let ey = abs(sin(rotation)) * half.w + abs(cos(rotation)) * half.h
+        let x0 = Int32((cx - ex).rounded(.down)), y0 = Int32((cy - ey).rounded(.down))
+        let x1 = Int32((cx + ex).rounded(.up)), y1 = Int32((cy + ey).rounded(.up))
+        var mask: OpaquePointer?
+        if opacity < 1 {
+            var pc = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(min(max(opacity, 0), 1) * 65535))
+            mask = pixman_image_create_solid_fill(&pc)
+        }
+        defer { if let mask { pixman_image_unref(mask) } }
+        pixman_image_composite32(PIXMAN_OP_OVER, image.image, mask, surface.image, x0, y0, 0, 0, x0, y0, x1 - x0, y1 - y0)
+    }
+}
+
+/// A triangle in pixel coordinates.
+public struct Triangle: Sendable, Hashable {
+    public var a: Point
+    public var b: Point
+    public var c: Point
+
+    public init(_ a: Point, _ b: Point, _ c: Point) {
+        self.a = a
+        self.b = b
+        self.c = c
+    }
+
+    var pixman: pixman_triangle_t {
+        func p(_ q: Point) -> pixman_point_fixed_t {
+            pixman_point_fixed_t(x: pixman_fixed_t((q.x * 65536).rounded()), y: pixman_fixed_t((q.y * 65536).rounded()))
+        }
+        return pixman_triangle_t(p1: p(a), p2: p(b), p3: p(c))
+    }
+
+    /// Twice the signed area (positive when clockwise on screen).
+    public var doubleArea: Double { (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y) }
+}

@@ -1,0 +1,232 @@
+import CFontconfig
+import CFreeType
+import CPixman
+import Foundation
+import PanelUI
+
+/// Fonts found through fontconfig and rasterised by FreeType, with a glyph cache. Each
+/// character is drawn with the first font of fontconfig's sorted list for the requested
+/// family and weight that has it, so Chinese, Korean and Cyrillic texts render with a Latin
+/// family asked for.
+@MainActor
+public final class FontLibrary: TextMeasurer {
+    private var library: OpaquePointer?
+    private let config: OpaquePointer
+    /// Candidate files per (family, weight), in fontconfig's order.
+    private var candidates: [String: [(path: String, index: Int)]] = [:]
+    /// One FreeType face per (file, index, pixel size).
+    private var faces: [String: FT_Face] = [:]
+    private var glyphs: [GlyphKey: Glyph] = [:]
+    /// Which candidate draws a character, per font.
+    private var fallback: [FallbackKey: Int] = [:]
+
+    /// How many candidates of the sorted list are tried for a character before giving up.
+    private static let maxCandidates = 12
+
+    public init() throws {
+        var lib: OpaquePointer?
+        guard FT_Init_FreeType(&lib) == 0, let lib else { throw RenderError.fonts("FT_Init_FreeType failed") }
+        guard let config = FcInitLoadConfigAndFonts() else {
+            FT_Done_FreeType(lib)
+            throw RenderError.fonts("FcInitLoadConfigAndFonts failed")
+        }
+        library = lib
+        self.config = config
+    }
+
+    isolated deinit {
+        for face in faces.values { FT_Done_Face(face) }
+        glyphs.removeAll()
+        if let library { FT_Done_FreeType(library) }
+        FcConfigDestroy(config)
+    }
+
+    /// Pixel size of a font: points × scale.
+    static func pixels(_ font: Font, scale: Double) -> Int { max(1, Int((font.size * scale).rounded())) }
+
+    private func candidateFiles(_ font: Font) throws -> [(path: String, index: Int)] {
+        let key = "\(font.family)|\(font.weight.rawValue)"
+        if let known = candidates[key] { return known }
+        let weight = font.weight == .bold ? panel_fc_weight_bold : panel_fc_weight_regular
+        guard let pattern = panel_fc_pattern(font.family, weight) else { throw RenderError.noFont(family: font.family) }
+        defer { FcPatternDestroy(pattern) }
+        FcConfigSubstitute(config, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultMatch
+        var files: [(String, Int)] = []
+        if let set = FcFontSort(config, pattern, FcTrue, nil, &result) {
+            defer { FcFontSetDestroy(set) }
+            for i in 0..<Int(set.pointee.nfont) {
+                guard let font = set.pointee.fonts[i], let file = panel_fc_file(font) else { continue }
+                files.append((String(cString: file), Int(panel_fc_index(font))))
+            }
+        }
+        guard !files.isEmpty else { throw RenderError.noFont(family: font.family) }
+        candidates[key] = files
+        return files
+    }
+
+    private func face(_ file: (path: String, index: Int), pixels: Int) -> FT_Face? {
+        let key = "\(file.path)#\(file.index)@\(pixels)"
+        if let face = faces[key] { return face }
+        var face: FT_Face?
+        guard FT_New_Face(library, file.path, FT_Long(file.index), &face) == 0, let face else { return nil }
+        FT_Set_Pixel_Sizes(face, 0, FT_UInt(pixels))
+        faces[key] = face
+        return face
+    }
+
+    private struct FallbackKey: Hashable { var family: String; var weight: Font.Weight; var scalar: UInt32 }
+    struct GlyphKey: Hashable { var face: String; var index: UInt32 }
+
+    /// The face that draws `scalar` in `font`, and its glyph index.
+    private func resolve(_ scalar: Unicode.Scalar, _ font: Font, pixels: Int) throws -> (FT_Face, String, UInt32)? {
+        let files = try candidateFiles(font)
+        let key = FallbackKey(family: font.family, weight: font.weight, scalar: scalar.value)
+        let chosen: Int
+        if let known = fallback[key] {
+            chosen = known
+        } else {
+            var found = 0
+            for (i, file) in files.prefix(Self.maxCandidates).enumerated() {
+                if let f = face(file, pixels: pixels), FT_Get_Char_Index(f, FT_ULong(scalar.value)) != 0 {
+                    found = i
+                    break
+                }
+            }
+            fallback[key] = found
+            chosen = found
+        }
+        let file = files[chosen]
+        guard let f = face(file, pixels: pixels) else { return nil }
+        return (f, "\(file.path)#\(file.index)@\(pixels)", FT_Get_Char_Index(f, FT_ULong(scalar.value)))
+    }
+
+    /// The rasterised glyph (cached).
+    private func glyph(_ scalar: Unicode.Scalar, _ font: Font, pixels: Int) -> Glyph? {
+        guard let (face, faceKey, index) = try? resolve(scalar, font, pixels: pixels) else { return nil }
+        let key = GlyphKey(face: faceKey, index: index)
+        if let cached = glyphs[key] { return cached }
+        guard FT_Load_Glyph(face, index, Int32(FT_LOAD_RENDER)) == 0, let slot = face.pointee.glyph else { return nil }
+        let glyph = Glyph(slot: slot)
+        glyphs[key] = glyph
+        return glyph
+    }
+
+    /// Whether some font reachable from `font` has a glyph for `scalar` (no missing-glyph box).
+    public func canDraw(_ scalar: Unicode.Scalar, in font: Font) -> Bool {
+        guard let (_, _, index) = try? resolve(scalar, font, pixels: Self.pixels(font, scale: 1)) else { return false }
+        return index != 0
+    }
+
+    /// Vertical metrics of the font's first face, pixels.
+    func metrics(_ font: Font, pixels: Int) -> (ascender: Double, descender: Double, height: Double) {
+        guard let files = try? candidateFiles(font), let f = face(files[0], pixels: pixels), let size = f.pointee.size else {
+            return (Double(pixels) * 0.8, -Double(pixels) * 0.2, Double(pixels) * 1.2)
+        }
+        let m = size.pointee.metrics
+        return (Double(m.ascender) / 64, Double(m.descender) / 64, Double(m.height) / 64)
+    }
+
+    /// Advance of `text` in pixels.
+    func advance(_ text: String, _ font: Font, pixels: Int) -> Double {
+        text.unicodeScalars.reduce(0) { $0 + (glyph($1, font, pixels: pixels)?.advance ?? 0) }
+    }
+
+    // MARK: TextMeasurer (points; the UI lays out at scale 1)
+
+    public func width(of text: String, font: Font) -> Double { advance(text, font, pixels: Self.pixels(font, scale: 1)) }
+
+    public func lineHeight(of font: Font) -> Double { metrics(font, pixels: Self.pixels(font, scale: 1)).height.rounded(.up) }
+
+    // MARK: Drawing
+
+    /// Draws one line with its baseline at `baseline` starting at `x` (pixels).
+    func drawLine(_ text: String, font: Font, pixels: Int, x: Double, baseline: Double, color: Color,
+                  opacity: Double, on canvas: Canvas) {
+        var pen = x
+        for scalar in text.unicodeScalars {
+            guard let g = glyph(scalar, font, pixels: pixels) else { continue }
+            if let mask = g.mask {
+                canvas.draw(mask: mask, width: g.width, height: g.height, x: Int(pen.rounded()) + g.left,
+                            y: Int(baseline.rounded()) - g.top, color: color, opacity: opacity)
+            }
+            pen += g.advance
+        }
+    }
+
+    /// Cuts `text` to fit `width` pixels, ending with "…" when it had to cut.
+    func truncate(_ text: String, font: Font, pixels: Int, width: Double) -> String {
+        guard advance(text, font, pixels: pixels) > width else { return text }
+        let ellipsis = "…"
+        var scalars = Array(text.unicodeScalars)
+        while !scalars.isEmpty {
+            scalars.removeLast()
+            var s = String.UnicodeScalarView()
+            s.append(contentsOf: scalars)
+            let candidate = String(s) + ellipsis
+            if advance(candidate, font, pixels: pixels) <= width { return candidate }
+        }
+        return advance(ellipsis, font, pixels: pixels) <= width ? ellipsis : ""
+    }
+
+    /// Breaks `text` between characters into lines no wider than `width` pixels.
+    func wrap(_ text: String, font: Font, pixels: Int, width: Double) -> [String] {
+        var lines: [String] = []
+        var line = String.UnicodeScalarView()
+        var lineWidth = 0.0
+        for scalar in text.unicodeScalars {
+            let w = glyph(scalar, font, pixels: pixels)?.advance ?? 0
+            if !line.isEmpty && lineWidth + w > width {
+                lines.append(String(line))
+                line = String.UnicodeScalarView()
+                lineWidth = 0
+            }
+            line.append(scalar)
+            lineWidth += w
+        }
+        if !line.isEmpty { lines.append(String(line)) }
+        return lines
+    }
+}
+
+/// A rasterised glyph: an A8 coverage mask (pixman image over memory it owns) and metrics.
+final class Glyph {
+    let width: Int
+    let height: Int
+    /// Offset of the bitmap from the pen position, pixels (FreeType's bitmap_left/top).
+    let left: Int
+    let top: Int
+    let advance: Double
+    let mask: OpaquePointer?
+    private let bits: UnsafeMutableRawPointer?
+
+    init(slot: FT_GlyphSlot) {
+        let bitmap = slot.pointee.bitmap
+        width = Int(bitmap.width)
+        height = Int(bitmap.rows)
+        left = Int(slot.pointee.bitmap_left)
+        top = Int(slot.pointee.bitmap_top)
+        advance = Double(slot.pointee.advance.x) / 64
+        guard width > 0, height > 0, let buffer = bitmap.buffer,
+              bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue) else {
+            bits = nil
+            mask = nil
+            return
+        }
+        // pixman wants rows on 4-byte boundaries; FreeType's pitch need not be.
+        let stride = (width + 3) & ~3
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 16)
+        for row in 0..<height {
+            (memory + row * stride).copyMemory(from: buffer + row * Int(bitmap.pitch), byteCount: width)
+        }
+        bits = memory
+        mask = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height),
+                                        memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
+    }
+
+    deinit {
+        if let mask { pixman_image_unref(mask) }
+        bits?.deallocate()
+    }
+}

@@ -1,0 +1,193 @@
+import CPixman
+import Foundation
+import PanelUI
+
+/// Draws a screen's view tree into a surface: backgrounds, labels, images and the vector
+/// artwork, spinners; only inside the damaged area, and only the views that reach into it
+/// (a list's off-screen rows do not exist as views at all).
+@MainActor
+public final class Renderer {
+    public let fonts: FontLibrary
+    /// Pixels per point.
+    public var scale: Double
+    /// What shows where no view draws.
+    public var clearColor: Color = .white
+    /// Hears images that cannot be loaded (once per path); they are then not drawn.
+    public var onError: ((RenderError) -> Void)?
+    private var images: [String: Surface] = [:]
+    private var failedImages = Set<String>()
+    /// Views drawn by the last `render`, for tests and statistics.
+    public private(set) var viewsDrawn = 0
+
+    /// Names of the built-in vector images (see `RefreshStyle` in PanelRefresh).
+    public static let arrowName = "panel-refresh/arrow"
+    public static let trailArrowName = "panel-refresh/trail-arrow"
+
+    public init(fonts: FontLibrary, scale: Double = 1) {
+        self.fonts = fonts
+        self.scale = scale
+    }
+
+    /// Draws `screen` into `surface` inside `damage` (points; nil: everything).
+    public func render(_ screen: Screen, into surface: Surface, damage: [Rect]? = nil) {
+        let canvas = Canvas(surface: surface)
+        let full = Rect(origin: .zero, size: screen.size)
+        let areas = (damage ?? [full]).compactMap { $0.intersection(full) }
+        guard !areas.isEmpty else { return }
+        let pixelAreas = areas.map(toPixels)
+        let bounds = areas.dropFirst().reduce(areas[0]) { $0.union($1) }
+        canvas.setClip(pixelAreas)
+        for area in pixelAreas { canvas.fill(area, color: clearColor) }
+        viewsDrawn = 0
+        var state = DrawState(canvas: canvas, damage: areas, damageBounds: bounds, clip: full, currentClip: full)
+        draw(screen.rootView, offset: .zero, opacity: 1, state: &state)
+        canvas.setClip([])
+    }
+
+    private struct DrawState {
+        let canvas: Canvas
+        let damage: [Rect]
+        let damageBounds: Rect
+        var clip: Rect
+        /// The clip the canvas has now (damage ∩ this).
+        var currentClip: Rect
+    }
+
+    private func toPixels(_ r: Rect) -> Rect {
+        Rect(x: r.minX * scale, y: r.minY * scale, width: r.width * scale, height: r.height * scale)
+    }
+
+    private func applyClip(_ state: inout DrawState) {
+        guard state.currentClip != state.clip else { return }
+        state.currentClip = state.clip
+        state.canvas.setClip(state.damage.compactMap { $0.intersection(state.clip) }.map(toPixels))
+    }
+
+    /// `offset`: screen position of the superview's bounds origin, points.
+    private func draw(_ view: View, offset: Point, opacity: Double, state: inout DrawState) {
+        guard !view.isHidden, view.alpha > 0.004 else { return }
+        let frame = Rect(origin: offset + view.frame.origin, size: view.frame.size)
+        // Views outside the damage and the clip cost nothing; their subviews may still reach
+        // out of them (a header above its scroll view's content), so only clipping views and
+        // views without subviews are skipped whole.
+        let reaches = frame.intersection(state.damageBounds) != nil && frame.intersection(state.clip) != nil
+        let clips = view.clipsToBounds || view is ScrollView
+        if !reaches && (clips || view.subviews.isEmpty) { return }
+        let opacity = opacity * view.alpha
+        if reaches {
+            viewsDrawn += 1
+            applyClip(&state)
+            drawContent(view, frame: frame, opacity: opacity, canvas: state.canvas)
+        }
+        let saved = state.clip
+        if clips {
+            guard let inner = state.clip.intersection(frame) else { return }
+            state.clip = inner
+        }
+        let childOffset = frame.origin - view.boundsOrigin
+        for subview in view.subviews { draw(subview, offset: childOffset, opacity: opacity, state: &state) }
+        state.clip = saved
+    }
+
+    private func drawContent(_ view: View, frame: Rect, opacity: Double, canvas: Canvas) {
+        let px = toPixels(frame)
+        if let background = view.backgroundColor, background.alpha > 0 {
+            if view.cornerRadius > 0 {
+                canvas.fillRoundedRect(px, radius: view.cornerRadius * scale, color: background, opacity: opacity)
+            } else {
+                canvas.fill(px, color: background, opacity: opacity)
+            }
+        }
+        switch view {
+        case let label as Label: drawLabel(label, in: px, opacity: opacity, canvas: canvas)
+        case let image as ImageView: drawImage(image, in: px, opacity: opacity, canvas: canvas)
+        case let spinner as ActivityIndicator: drawSpinner(spinner, in: px, opacity: opacity, canvas: canvas)
+        default: break
+        }
+    }
+
+    private func drawLabel(_ label: Label, in rect: Rect, opacity: Double, canvas: Canvas) {
+        guard !label.text.isEmpty, rect.width > 0 else { return }
+        let pixels = FontLibrary.pixels(label.font, scale: scale)
+        let lines: [String]
+        if label.numberOfLines == 1 {
+            lines = [fonts.truncate(label.text, font: label.font, pixels: pixels, width: rect.width)]
+        } else {
+            let wrapped = fonts.wrap(label.text, font: label.font, pixels: pixels, width: rect.width)
+            lines = label.numberOfLines > 0 ? Array(wrapped.prefix(label.numberOfLines)) : wrapped
+        }
+        let m = fonts.metrics(label.font, pixels: pixels)
+        let lineHeight = m.height.rounded(.up)
+        // Centred vertically, as UILabel does.
+        let top = rect.midY - lineHeight * Double(lines.count) / 2
+        for (i, line) in lines.enumerated() {
+            let width = fonts.advance(line, label.font, pixels: pixels)
+            let x: Double
+            switch label.alignment {
+            case .left: x = rect.minX
+            case .center: x = rect.midX - width / 2
+            case .right: x = rect.maxX - width
+            }
+            let baseline = top + Double(i) * lineHeight + (lineHeight - (m.ascender - m.descender)) / 2 + m.ascender
+            fonts.drawLine(line, font: label.font, pixels: pixels, x: x, baseline: baseline, color: label.textColor,
+                           opacity: opacity, on: canvas)
+        }
+    }
+
+    /// Where an image of `size` (points) goes in `rect` (pixels) for the content mode.
+    private func place(_ size: Size, in rect: Rect, mode: ContentMode) -> Rect {
+        let w = size.width * scale, h = size.height * scale
+        switch mode {
+        case .center: return Rect(x: rect.midX - w / 2, y: rect.midY - h / 2, width: w, height: h)
+        case .right: return Rect(x: rect.maxX - w, y: rect.midY - h / 2, width: w, height: h)
+        case .scaleToFill: return rect
+        case .scaleAspectFit:
+            let f = min(rect.width / max(w, 1), rect.height / max(h, 1))
+            return Rect(x: rect.midX - w * f / 2, y: rect.midY - h * f / 2, width: w * f, height: h * f)
+        }
+    }
+
+    private func drawImage(_ view: ImageView, in rect: Rect, opacity: Double, canvas: Canvas) {
+        guard let image = view.currentImage else { return }
+        let target = place(image.size, in: rect, mode: view.contentMode)
+        let tint = view.tintColor ?? Color(red: 90, green: 90, blue: 90)
+        switch image.name {
+        case Self.arrowName:
+            canvas.fill(triangles: Shapes.arrow(in: target, rotation: view.rotation), color: tint, opacity: opacity)
+        case Self.trailArrowName:
+            canvas.fill(triangles: Shapes.trailArrow(in: target, rotation: view.rotation), color: tint, opacity: opacity)
+        default:
+            guard let surface = load(image.name) else { return }
+            canvas.draw(image: surface, in: target, rotation: view.rotation, opacity: opacity)
+        }
+    }
+
+    private func load(_ path: String) -> Surface? {
+        if let cached = images[path] { return cached }
+        guard !failedImages.contains(path) else { return nil }
+        do {
+            let surface = try PNG.read(path: path)
+            images[path] = surface
+            return surface
+        } catch let error as RenderError {
+            failedImages.insert(path)
+            onError?(error)
+            return nil
+        } catch {
+            failedImages.insert(path)
+            return nil
+        }
+    }
+
+    private func drawSpinner(_ spinner: ActivityIndicator, in rect: Rect, opacity: Double, canvas: Canvas) {
+        guard spinner.isVisible else { return }
+        let n = ActivityIndicator.spokes
+        for i in 0..<n {
+            // The spoke at `phase` is the darkest; the ones behind it fade, as UIKit's do.
+            let behind = (spinner.phase - i + n) % n
+            let alpha = 1 - Double(behind) / Double(n) * 0.8
+            canvas.fill(triangles: Shapes.spinnerSpoke(in: rect, index: i, spokes: n), color: spinner.color,
+                        opacity: opacity * alpha)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import PanelUI
+
+/// The vector artwork, as triangles: MJRefresh draws bitmaps (arrow@2x.png, the spinner);
+/// we draw shapes, so they are sharp at any scale and need no copied assets.
+public enum Shapes {
+    /// A convex polygon as a triangle fan.
+    public static func fan(_ points: [Point]) -> [Triangle] {
+        guard points.count >= 3 else { return [] }
+        return (1..<(points.count - 1)).map { Triangle(points[0], points[$0], points[$0 + 1]) }
+    }
+
+    /// Rounded rectangle outline: each corner a quarter circle of `segments` steps.
+    public static func roundedRect(_ r: Rect, radius: Double, segments: Int = 6) -> [Triangle] {
+        let radius = min(radius, r.width / 2, r.height / 2)
+        var points: [Point] = []
+        let corners = [(r.maxX - radius, r.minY + radius, -Double.pi / 2),
+                       (r.maxX - radius, r.maxY - radius, 0),
+                       (r.minX + radius, r.maxY - radius, Double.pi / 2),
+                       (r.minX + radius, r.minY + radius, Double.pi)]
+        for (cx, cy, start) in corners {
+            for i in 0...segments {
+                let angle = start + Double(i) / Double(segments) * Double.pi / 2
+                points.append(Point(x: cx + radius * cos(angle), y: cy + radius * sin(angle)))
+            }
+        }
+        return fan(points)
+    }
+
+    /// Rotates `p` by `angle` radians (clockwise on screen) about `center`.
+    static func rotate(_ p: Point, about center: Point, by angle: Double) -> Point {
+        let c = cos(angle), s = sin(angle)
+        let d = p - center
+        return Point(x: center.x + d.x * c - d.y * s, y: center.y + d.x * s + d.y * c)
+    }
+
+    /// MJRefresh's arrow in `rect` (15×40 pt at its natural size): a shaft and a head pointing
+    /// down, turned by `rotation` about the centre (π: up).
+    public static func arrow(in rect: Rect, rotation: Double) -> [Triangle] {
+        let w = rect.width, h = rect.height
+        let shaftWidth = max(w * 0.2, 1.5)
+        let headHeight = min(h * 0.35, w * 1.1)
+        let cx = rect.midX
+        let shaftTop = rect.minY + h * 0.02, shaftBottom = rect.maxY - headHeight + 1
+        let shaft = [Point(x: cx - shaftWidth / 2, y: shaftTop), Point(x: cx + shaftWidth / 2, y: shaftTop),
+                     Point(x: cx + shaftWidth / 2, y: shaftBottom), Point(x: cx - shaftWidth / 2, y: shaftBottom)]
+        let head = [Point(x: rect.minX, y: rect.maxY - headHeight), Point(x: rect.maxX, y: rect.maxY - headHeight),
+                    Point(x: cx, y: rect.maxY)]
+        let center = Point(x: rect.midX, y: rect.midY)
+        return (fan(shaft) + fan(head)).map {
+            Triangle(rotate($0.a, about: center, by: rotation), rotate($0.b, about: center, by: rotation),
+                     rotate($0.c, about: center, by: rotation))
+        }
+    }
+
+    /// MJRefresh's trailer arrow (20×20 pt): a chevron pointing left, turned by `rotation`.
+    public static func trailArrow(in rect: Rect, rotation: Double) -> [Triangle] {
+        let w = rect.width, h = rect.height
+        let t = max(w * 0.14, 1.5)
+        let tip = Point(x: rect.minX + w * 0.22, y: rect.midY)
+        let top = Point(x: rect.maxX - w * 0.25, y: rect.minY + h * 0.12)
+        let bottom = Point(x: rect.maxX - w * 0.25, y: rect.maxY - h * 0.12)
+        func bar(_ from: Point, _ to: Point) -> [Triangle] {
+            let d = to - from
+            let length = max(d.length, 0.001)
+            let n = Point(x: -d.y / length * t / 2, y: d.x / length * t / 2)
+            return fan([from + n, to + n, to - n, from - n])
+        }
+        let center = Point(x: rect.midX, y: rect.midY)
+        return (bar(top, tip) + bar(tip, bottom)).map {
+            Triangle(rotate($0.a, about: center, by: rotation), rotate($0.b, about: center, by: rotation),
+                     rotate($0.c, about: center, by: rotation))
+        }
+    }
+
+    /// One spoke of a spinner of `spokes` in `rect`: a rounded bar from 45 % to 95 % of the
+    /// radius, at angle index `index` (0 at the top, clockwise).
+    public static func spinnerSpoke(in rect: Rect, index: Int, spokes: Int) -> [Triangle] {
+        let radius = min(rect.width, rect.height) / 2
+        let width = max(radius * 0.18, 1.2)
+        let center = Point(x: rect.midX, y: rect.midY)
+        let spoke = Rect(x: center.x - width / 2, y: center.y - radius * 0.95, width: width, height: radius * 0.5)
+        let angle = Double(index) / Double(spokes) * 2 * Double.pi
+        return roundedRect(spoke, radius: width / 2, segments: 3).map {
+            Triangle(rotate($0.a, about: center, by: angle), rotate($0.b, about: center, by: angle),
+                     rotate($0.c, about: center, by: angle))
+        }
+    }
+}
