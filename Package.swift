@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PanelPhysics", targets: ["PanelPhysics"]),
         .library(name: "PanelInput", targets: ["PanelInput"]),
         .library(name: "PanelRender", targets: ["PanelRender"]),
+        .library(name: "PanelDisplay", targets: ["PanelDisplay"]),
         .executable(name: "panel-refresh-example", targets: ["PanelRefreshExample"]),
         .executable(name: "panel-refresh-bench", targets: ["PanelRefreshBench"]),
     ],
@@ -29,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Pixels: the UI's view tree drawn with pixman, FreeType + fontconfig, libpng.
         .target(name: "PanelRender", dependencies: ["PanelUI", "CPixman", "CFreeType", "CFontconfig", "CPNG"]),
+        .target(name: "PanelDisplay", dependencies: ["PanelRender"]),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
@@ -40,7 +42,7 @@ let package = Package(
         .testTarget(name: "PanelUITests", dependencies: ["PanelUI"]),
         .testTarget(name: "PanelRefreshTests", dependencies: ["PanelRefresh"]),
         .testTarget(name: "PanelInputTests", dependencies: ["PanelInput", "PanelRefresh"], exclude: ["Fixtures"]),
-        .testTarget(name: "PanelRenderTests", dependencies: ["PanelRender", "PanelRefresh"], exclude: ["Golden"]),
+        .testTarget(name: "PanelRenderTests", dependencies: ["PanelRender", "PanelDisplay", "PanelRefresh"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

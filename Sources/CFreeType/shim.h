@@ -1,3 +1,4 @@
 // FreeType: glyph rasterisation.
 #include <ft2build.h>
 #include FT_FREETYPE_H
+#include FT_SYNTHESIS_H

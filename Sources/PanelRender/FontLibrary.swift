@@ -77,7 +77,7 @@ public final class FontLibrary: TextMeasurer {
     }
 
     private struct FallbackKey: Hashable { var family: String; var weight: Font.Weight; var scalar: UInt32 }
-    struct GlyphKey: Hashable { var face: String; var index: UInt32 }
+    struct GlyphKey: Hashable { var face: String; var index: UInt32; var bold: Bool }
 
     /// The face that draws `scalar` in `font`, and its glyph index.
     private func resolve(_ scalar: Unicode.Scalar, _ font: Font, pixels: Int) throws -> (FT_Face, String, UInt32)? {
@@ -105,9 +105,15 @@ public final class FontLibrary: TextMeasurer {
     /// The rasterised glyph (cached).
     private func glyph(_ scalar: Unicode.Scalar, _ font: Font, pixels: Int) -> Glyph? {
         guard let (face, faceKey, index) = try? resolve(scalar, font, pixels: pixels) else { return nil }
-        let key = GlyphKey(face: faceKey, index: index)
+        let key = GlyphKey(face: faceKey, index: index, bold: font.weight == .bold)
         if let cached = glyphs[key] { return cached }
-        guard FT_Load_Glyph(face, index, Int32(FT_LOAD_RENDER)) == 0, let slot = face.pointee.glyph else { return nil }
+        guard FT_Load_Glyph(face, index, Int32(FT_LOAD_DEFAULT)) == 0, let slot = face.pointee.glyph else { return nil }
+        // Bold asked for, but the face that has the character has no bold (WenQuanYi for
+        // Hangul and Han): embolden the outline, as browsers do.
+        if font.weight == .bold && face.pointee.style_flags & FT_Long(FT_STYLE_FLAG_BOLD) == 0 {
+            FT_GlyphSlot_Embolden(slot)
+        }
+        guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return nil }
         let glyph = Glyph(slot: slot)
         glyphs[key] = glyph
         return glyph

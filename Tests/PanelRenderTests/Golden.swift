@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import PanelRender
+import PanelRefresh
+
+/// Compares rendered frames with the PNGs in Golden/. `scripts/update-golden` writes them
+/// instead (PANEL_REFRESH_UPDATE_GOLDEN=1), after a change to the look made on purpose.
+enum Golden {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden").path
+    static var updating: Bool { ProcessInfo.processInfo.environment["PANEL_REFRESH_UPDATE_GOLDEN"] == "1" }
+    /// A channel may differ by this much (anti-aliasing, rounding across library versions)...
+    static let channelTolerance = 24
+    /// ...on at most this share of the pixels.
+    static let pixelTolerance = 0.003
+
+    /// Nil when `surface` matches the golden `name`; else what differs. Failing frames are
+    /// written to $TMPDIR/panel-refresh-golden/ for a look.
+    static func check(_ surface: Surface, _ name: String) throws -> String? {
+        let path = directory + "/" + name + ".png"
+        if updating {
+            try PNG.write(surface, to: path)
+            return nil
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            return "no golden frame \(name).png: run scripts/update-golden"
+        }
+        let golden = try PNG.read(path: path)
+        guard golden.width == surface.width, golden.height == surface.height else {
+            return "\(name): size \(surface.width)x\(surface.height), golden \(golden.width)x\(golden.height)"
+        }
+        var different = 0
+        for y in 0..<surface.height {
+            for x in 0..<surface.width {
+                let a = surface.pixel(x: x, y: y), b = golden.pixel(x: x, y: y)
+                for shift in [0, 8, 16] as [UInt32] where abs(Int((a >> shift) & 0xff) - Int((b >> shift) & 0xff)) > channelTolerance {
+                    different += 1
+                    break
+                }
+            }
+        }
+        let share = Double(different) / Double(surface.width * surface.height)
+        guard share > pixelTolerance else { return nil }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("panel-refresh-golden")
+        try? FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try? PNG.write(surface, to: out.appendingPathComponent(name + ".png").path)
+        return "\(name): \(different) pixels differ (\(String(format: "%.2f", share * 100)) %), actual in \(out.path)"
+    }
+}
+
+@MainActor
+final class Rows: ListDataSource {
+    var count: Int
+    init(_ count: Int) { self.count = count }
+    func numberOfRows(in list: ListView) -> Int { count }
+    func list(_ list: ListView, configure cell: ListCell, forRow row: Int) {
+        cell.titleLabel.text = "Item \(row + 1)"
+        cell.subtitleLabel.text = "Row \(row + 1) of \(count)"
+    }
+}
+
+/// A 400×240 list in virtual time, rendered in full for each snapshot.
+@MainActor
+final class GoldenStage {
+    static let size = Size(width: 400, height: 240)
+    let fonts: FontLibrary
+    let scene = Scene(size: GoldenStage.size)
+    let list: ListView
+    let rows: Rows
+    let renderer: Renderer
+    let surface = Surface(width: 400, height: 240)
+    let localizer = RefreshLocalizer()
+
+    init(rows count: Int = 20) throws {
+        fonts = try FontLibrary()
+        scene.screen.textMeasurer = fonts
+        list = ListView(frame: Rect(origin: .zero, size: Self.size), animator: scene.animator)
+        list.rowHeight = .fixed(60)
+        rows = Rows(count)
+        list.dataSource = rows
+        list.reloadData()
+        scene.screen.rootView.addSubview(list)
+        scene.dispatcher.scrollView = list
+        renderer = Renderer(fonts: fonts)
+        scene.frame()
+    }
+
+    func header<H: StateHeader>(_ header: H) -> H {
+        header.lastUpdatedFormatter = LastUpdatedFormatter(calendar: {
+            var c = Calendar(identifier: .gregorian)
+            c.timeZone = TimeZone(identifier: "UTC")!
+            return c
+        }())
+        list.header = header
+        scene.frame()
+        return header
+    }
+
+    /// A finger pulling down by `distance` and staying down.
+    func pullDown(_ distance: Double) {
+        var s = GestureScript(start: scene.clock.now + 0.1)
+        s.drag(from: Point(x: 200, y: 30), to: Point(x: 200, y: 30 + distance), duration: 0.3, hold: 0.3, lift: false)
+        scene.play(s.frames)
+    }
+
+    func snapshot(_ name: String) throws {
+        scene.frame()
+        renderer.render(scene.screen, into: surface)
+        if let problem = try Golden.check(surface, name) { Issue.record(Comment(rawValue: problem)) }
+    }
+}
+
+/// Tiny gif frames drawn at test time: a dot that grows, one PNG per frame.
+@MainActor
+func gifFrames(count: Int, directory: String) throws -> [ImageReference] {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    return try (0..<count).map { i in
+        let surface = Surface(width: 40, height: 40, format: .argb8888)
+        let canvas = Canvas(surface: surface)
+        let r = 4 + Double(i) * 16 / Double(max(count - 1, 1))
+        canvas.fillRoundedRect(Rect(x: 20 - r, y: 20 - r, width: 2 * r, height: 2 * r), radius: r,
+                               color: Color(red: 40, green: 120, blue: 220))
+        let path = directory + "/dot-\(i).png"
+        try PNG.write(surface, to: path)
+        return ImageReference(name: path, size: Size(width: 40, height: 40))
+    }
+}

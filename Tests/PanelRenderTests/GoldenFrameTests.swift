@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import PanelRender
+import PanelRefresh
+
+/// The default look, state by state, against Golden/*.png.
+@MainActor
+@Suite("Golden frames")
+struct GoldenFrameTests {
+    @Test("header: at rest, half pulled, armed, refreshing (two spinner frames)")
+    func header() throws {
+        let stage = try GoldenStage()
+        let header = stage.header(NormalHeader(localizer: stage.localizer))
+        try stage.snapshot("list-top")
+        stage.list.contentOffset = Point(x: 0, y: -27)
+        #expect(header.pullingPercent == 0.5)
+        try stage.snapshot("header-50")
+        stage.list.contentOffset = .zero
+        stage.pullDown(260)
+        #expect(header.state == .pulling)
+        stage.scene.wait(0.3)
+        try stage.snapshot("header-pulling")
+        header.setAnimationDisabled()
+        stage.scene.dispatcher.cancelAll(at: stage.scene.clock.now)
+        header.beginRefreshing()
+        stage.scene.wait(1)
+        try stage.snapshot("header-refreshing-a")
+        stage.scene.wait(0.25)
+        try stage.snapshot("header-refreshing-b")
+    }
+
+    @Test("header without the last-updated line, and after a refresh")
+    func withoutTime() throws {
+        let stage = try GoldenStage()
+        let header = stage.header(NormalHeader(localizer: stage.localizer))
+        header.setAnimationDisabled()
+        header.beginRefreshing()
+        header.endRefreshing()
+        stage.list.contentOffset = Point(x: 0, y: -54)
+        try stage.snapshot("header-updated-today")
+        header.lastUpdatedTimeLabel.isHidden = true
+        try stage.snapshot("header-no-time")
+    }
+
+    @Test("header texts in Chinese, Korean and Russian")
+    func languages() throws {
+        for (language, name) in [(RefreshLanguage.simplifiedChinese, "zh-hans"), (.korean, "ko"), (.russian, "ru")] {
+            let stage = try GoldenStage()
+            stage.localizer.language = language
+            _ = stage.header(NormalHeader(localizer: stage.localizer))
+            stage.list.contentOffset = Point(x: 0, y: -54)
+            try stage.snapshot("header-\(name)")
+        }
+    }
+
+    @Test("gif header: idle frames scrubbed by the pull")
+    func gif() throws {
+        let stage = try GoldenStage()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("panel-refresh-gif-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let frames = try gifFrames(count: 5, directory: dir)
+        let header = GifHeader(localizer: stage.localizer)
+        header.setImages(frames, for: .idle)
+        _ = stage.header(header)
+        stage.list.contentOffset = Point(x: 0, y: -40)
+        try stage.snapshot("gif-header")
+    }
+
+    @Test("auto footer: idle, loading, no more data; back footer armed")
+    func footers() throws {
+        let stage = try GoldenStage()
+        let footer = AutoNormalFooter(localizer: stage.localizer)
+        stage.list.footer = footer
+        stage.list.contentOffset = stage.list.maximumContentOffset
+        try stage.snapshot("footer-auto-idle")
+        footer.beginRefreshing()
+        try stage.snapshot("footer-auto-refreshing")
+        footer.endRefreshingWithNoMoreData()
+        try stage.snapshot("footer-auto-no-more-data")
+
+        let back = try GoldenStage()
+        let backFooter = BackNormalFooter(localizer: back.localizer)
+        back.list.footer = backFooter
+        back.list.contentOffset = back.list.maximumContentOffset
+        var s = GestureScript(start: back.scene.clock.now + 0.1)
+        s.drag(from: Point(x: 200, y: 220), to: Point(x: 200, y: 20), duration: 0.3, hold: 0.3, lift: false)
+        back.scene.play(s.frames)
+        back.scene.wait(0.3)
+        #expect(backFooter.state == .pulling)
+        try back.snapshot("footer-back-pulling")
+    }
+
+    @Test("trailer, armed")
+    func trailer() throws {
+        let stage = try GoldenStage(rows: 0)
+        let scroll = ScrollView(frame: Rect(x: 0, y: 0, width: 400, height: 240), animator: stage.scene.animator)
+        scroll.contentSize = Size(width: 800, height: 240)
+        for i in 0..<4 {
+            let card = View(frame: Rect(x: Double(i) * 200 + 10, y: 10, width: 180, height: 220))
+            card.backgroundColor = Color(red: UInt8(200 - i * 30), green: 220, blue: UInt8(120 + i * 30))
+            card.cornerRadius = 12
+            scroll.addSubview(card)
+        }
+        stage.list.removeFromSuperview()
+        stage.scene.screen.rootView.addSubview(scroll)
+        stage.scene.dispatcher.scrollView = scroll
+        let trailer = NormalTrailer(localizer: stage.localizer)
+        scroll.trailer = trailer
+        scroll.contentOffset = Point(x: 400, y: 0)
+        var s = GestureScript(start: stage.scene.clock.now + 0.1)
+        s.drag(from: Point(x: 380, y: 120), to: Point(x: 80, y: 120), duration: 0.3, hold: 0.3, lift: false)
+        stage.scene.play(s.frames)
+        stage.scene.wait(0.3)
+        #expect(trailer.state == .pulling)
+        try stage.snapshot("trailer-pulling")
+    }
+
+    @Test("a list mid-scroll")
+    func midScroll() throws {
+        let stage = try GoldenStage(rows: 1000)
+        stage.list.contentOffset = Point(x: 0, y: 33_333)
+        try stage.snapshot("list-mid-scroll")
+    }
+}
