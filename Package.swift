@@ -36,7 +36,7 @@ let package = Package(
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .executableTarget(name: "PanelRefreshExample", dependencies: ["PanelRefresh"]),
-        .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelInput", "PanelGestures"]),
+        .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelInput", "PanelGestures", "PanelDisplay", "PanelRefresh"]),
         .testTarget(name: "PanelGesturesTests", dependencies: ["PanelGestures"]),
         .testTarget(name: "PanelPhysicsTests", dependencies: ["PanelPhysics"]),
         .testTarget(name: "PanelUITests", dependencies: ["PanelUI"]),

@@ -2,7 +2,7 @@
 // Build in release: `swift run -c release panel-refresh-bench input`.
 import Foundation
 
-let usage = "usage: panel-refresh-bench input"
+let usage = "usage: panel-refresh-bench input|render"
 let arguments = CommandLine.arguments.dropFirst()
 guard let which = arguments.first else {
     FileHandle.standardError.write(Data((usage + "\n").utf8))
@@ -11,6 +11,7 @@ guard let which = arguments.first else {
 do {
     switch which {
     case "input": try InputBenchmark.run()
+    case "render": try MainActor.assumeIsolated { try RenderBenchmark.run() }
     case "--help", "-h":
         print(usage)
     default:

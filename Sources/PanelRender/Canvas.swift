@@ -63,11 +63,16 @@ public final class Canvas {
         fill(triangles: Shapes.roundedRect(rect, radius: radius), color: color, opacity: opacity)
     }
 
-    /// Draws an A8 coverage mask in `color` with its top-left at (x, y) (text glyphs).
-    func draw(mask: OpaquePointer, width: Int, height: Int, x: Int, y: Int, color: Color, opacity: Double) {
+    /// Runs `body` with a solid source of `color` (one per text line, not per glyph).
+    func withSolidSource(_ color: Color, opacity: Double, _ body: (OpaquePointer) -> Void) {
         var pc = Canvas.pixmanColor(color, opacity: opacity)
         guard let source = pixman_image_create_solid_fill(&pc) else { return }
         defer { pixman_image_unref(source) }
+        body(source)
+    }
+
+    /// Composites `source` through an A8 coverage `mask` with its top-left at (x, y) (glyphs).
+    func composite(_ source: OpaquePointer, mask: OpaquePointer, x: Int, y: Int, width: Int, height: Int) {
         pixman_image_composite32(PIXMAN_OP_OVER, source, mask, surface.image, 0, 0, 0, 0,
                                  Int32(x), Int32(y), Int32(width), Int32(height))
     }

@@ -19,6 +19,24 @@ public final class FontLibrary: TextMeasurer {
     private var glyphs: [GlyphKey: Glyph] = [:]
     /// Which candidate draws a character, per font.
     private var fallback: [FallbackKey: Int] = [:]
+    /// Per font and pixel size: glyphs by code point and metrics, so that drawing a glyph is
+    /// one integer-keyed lookup (building string keys per glyph cost more than drawing it).
+    private var instances: [InstanceKey: Instance] = [:]
+
+    private struct InstanceKey: Hashable { var font: Font; var pixels: Int }
+
+    final class Instance {
+        var glyphs: [UInt32: Glyph?] = [:]
+        var metrics: (ascender: Double, descender: Double, height: Double)?
+    }
+
+    private func instance(_ font: Font, _ pixels: Int) -> Instance {
+        let key = InstanceKey(font: font, pixels: pixels)
+        if let known = instances[key] { return known }
+        let made = Instance()
+        instances[key] = made
+        return made
+    }
 
     /// How many candidates of the sorted list are tried for a character before giving up.
     private static let maxCandidates = 12
@@ -102,8 +120,19 @@ public final class FontLibrary: TextMeasurer {
         return (f, "\(file.path)#\(file.index)@\(pixels)", FT_Get_Char_Index(f, FT_ULong(scalar.value)))
     }
 
-    /// The rasterised glyph (cached).
+    /// The rasterised glyph (cached per instance).
     private func glyph(_ scalar: Unicode.Scalar, _ font: Font, pixels: Int) -> Glyph? {
+        glyph(scalar, font, pixels: pixels, in: instance(font, pixels))
+    }
+
+    private func glyph(_ scalar: Unicode.Scalar, _ font: Font, pixels: Int, in instance: Instance) -> Glyph? {
+        if let cached = instance.glyphs[scalar.value] { return cached }
+        let made = rasterise(scalar, font, pixels: pixels)
+        instance.glyphs[scalar.value] = made
+        return made
+    }
+
+    private func rasterise(_ scalar: Unicode.Scalar, _ font: Font, pixels: Int) -> Glyph? {
         guard let (face, faceKey, index) = try? resolve(scalar, font, pixels: pixels) else { return nil }
         let key = GlyphKey(face: faceKey, index: index, bold: font.weight == .bold)
         if let cached = glyphs[key] { return cached }
@@ -127,16 +156,23 @@ public final class FontLibrary: TextMeasurer {
 
     /// Vertical metrics of the font's first face, pixels.
     func metrics(_ font: Font, pixels: Int) -> (ascender: Double, descender: Double, height: Double) {
-        guard let files = try? candidateFiles(font), let f = face(files[0], pixels: pixels), let size = f.pointee.size else {
-            return (Double(pixels) * 0.8, -Double(pixels) * 0.2, Double(pixels) * 1.2)
+        let cache = instance(font, pixels)
+        if let known = cache.metrics { return known }
+        var result = (ascender: Double(pixels) * 0.8, descender: -Double(pixels) * 0.2, height: Double(pixels) * 1.2)
+        if let files = try? candidateFiles(font), let f = face(files[0], pixels: pixels), let size = f.pointee.size {
+            let m = size.pointee.metrics
+            result = (Double(m.ascender) / 64, Double(m.descender) / 64, Double(m.height) / 64)
         }
-        let m = size.pointee.metrics
-        return (Double(m.ascender) / 64, Double(m.descender) / 64, Double(m.height) / 64)
+        cache.metrics = result
+        return result
     }
 
     /// Advance of `text` in pixels.
     func advance(_ text: String, _ font: Font, pixels: Int) -> Double {
-        text.unicodeScalars.reduce(0) { $0 + (glyph($1, font, pixels: pixels)?.advance ?? 0) }
+        let cache = instance(font, pixels)
+        var total = 0.0
+        for scalar in text.unicodeScalars { total += glyph(scalar, font, pixels: pixels, in: cache)?.advance ?? 0 }
+        return total
     }
 
     // MARK: TextMeasurer (points; the UI lays out at scale 1)
@@ -150,14 +186,17 @@ public final class FontLibrary: TextMeasurer {
     /// Draws one line with its baseline at `baseline` starting at `x` (pixels).
     func drawLine(_ text: String, font: Font, pixels: Int, x: Double, baseline: Double, color: Color,
                   opacity: Double, on canvas: Canvas) {
-        var pen = x
-        for scalar in text.unicodeScalars {
-            guard let g = glyph(scalar, font, pixels: pixels) else { continue }
-            if let mask = g.mask {
-                canvas.draw(mask: mask, width: g.width, height: g.height, x: Int(pen.rounded()) + g.left,
-                            y: Int(baseline.rounded()) - g.top, color: color, opacity: opacity)
+        let cache = instance(font, pixels)
+        canvas.withSolidSource(color, opacity: opacity) { source in
+            var pen = x
+            let y = Int(baseline.rounded())
+            for scalar in text.unicodeScalars {
+                guard let g = glyph(scalar, font, pixels: pixels, in: cache) else { continue }
+                if let mask = g.mask {
+                    canvas.composite(source, mask: mask, x: Int(pen.rounded()) + g.left, y: y - g.top, width: g.width, height: g.height)
+                }
+                pen += g.advance
             }
-            pen += g.advance
         }
     }
 
