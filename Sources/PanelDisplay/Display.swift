@@ -12,6 +12,9 @@ public protocol Display: AnyObject {
     /// on screen; it holds an older frame, so draw `damageToRedraw(for:)`, not just the new
     /// damage.
     var backSurface: Surface { get }
+    /// The frame on screen, when it is another buffer than `backSurface` (moved pixels are
+    /// copied from it); nil when one buffer holds the last frame.
+    var frontSurface: Surface? { get }
     /// The area of the back surface that must be drawn for a frame whose own damage is
     /// `damage` (pixels): with two buffers, also what the other buffer's last frame changed.
     func damageToRedraw(for damage: [Rect]) -> [Rect]
@@ -40,6 +43,8 @@ public final class HeadlessDisplay: Display {
         self.format = format
         backSurface = Surface(width: width, height: height, format: format)
     }
+
+    public var frontSurface: Surface? { nil }
 
     /// One buffer: it always holds the last frame, so the new damage is all there is to draw.
     public func damageToRedraw(for damage: [Rect]) -> [Rect] { damage }

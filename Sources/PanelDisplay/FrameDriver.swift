@@ -24,15 +24,20 @@ public final class FrameDriver {
     @discardableResult
     public func drawFrame() -> Bool {
         guard !inFlight else { return false }
-        let damage = screen.prepareFrame()
+        var update = screen.prepareFrame(allowingMoves: !firstFrame)
         let scale = renderer.scale
-        var pixels = damage.map { Rect(x: $0.minX * scale, y: $0.minY * scale, width: $0.width * scale, height: $0.height * scale) }
-        if firstFrame { pixels = [Rect(x: 0, y: 0, width: Double(display.width), height: Double(display.height))] }
-        guard !pixels.isEmpty else { return false }
-        let redraw = display.damageToRedraw(for: pixels).map {
-            Rect(x: $0.minX / scale, y: $0.minY / scale, width: $0.width / scale, height: $0.height / scale)
+        if firstFrame {
+            update.moves = []
+            update.damage = [Rect(x: 0, y: 0, width: screen.size.width, height: screen.size.height)]
         }
-        renderer.render(screen, into: display.backSurface, damage: redraw)
+        // Moved areas are new pixels too, as far as the display is concerned.
+        let changed = update.damage + update.moves.map(\.area)
+        let pixels = changed.map { Rect(x: $0.minX * scale, y: $0.minY * scale, width: $0.width * scale, height: $0.height * scale) }
+        guard !pixels.isEmpty else { return false }
+        let redraw = display.damageToRedraw(for: update.damage.map {
+            Rect(x: $0.minX * scale, y: $0.minY * scale, width: $0.width * scale, height: $0.height * scale)
+        }).map { Rect(x: $0.minX / scale, y: $0.minY / scale, width: $0.width / scale, height: $0.height / scale) }
+        renderer.render(screen, into: display.backSurface, damage: redraw, moves: update.moves, source: display.frontSurface)
         inFlight = true
         do {
             try display.present(damage: pixels) { [weak self] in

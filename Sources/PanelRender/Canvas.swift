@@ -37,6 +37,32 @@ public final class Canvas {
                               alpha: UInt16((a * 65535).rounded()))
     }
 
+    /// Moves the pixels of `area` by (−dx, −dy): the pixel at (x, y) becomes the one that was
+    /// at (x + dx, y + dy). Within this surface rows are moved with memmove in an order that
+    /// never reads what was already overwritten; from another surface pixman copies. Ignores
+    /// the clip.
+    public func move(_ area: Rect, dx: Int, dy: Int, from source: Surface? = nil) {
+        let x0 = max(0, Int(area.minX.rounded())), y0 = max(0, Int(area.minY.rounded()))
+        let x1 = min(surface.width, Int(area.maxX.rounded())), y1 = min(surface.height, Int(area.maxY.rounded()))
+        // Destination: the part of the area whose source is inside the area too.
+        let dx0 = max(x0, x0 - dx), dx1 = min(x1, x1 - dx)
+        let dy0 = max(y0, y0 - dy), dy1 = min(y1, y1 - dy)
+        guard dx1 > dx0, dy1 > dy0 else { return }
+        if let source, source !== surface {
+            pixman_image_composite32(PIXMAN_OP_SRC, source.image, nil, surface.image, Int32(dx0 + dx), Int32(dy0 + dy),
+                                     0, 0, Int32(dx0), Int32(dy0), Int32(dx1 - dx0), Int32(dy1 - dy0))
+            return
+        }
+        let bpp = surface.format.bytesPerPixel
+        let bytes = (dx1 - dx0) * bpp
+        let rows = dy > 0 ? Array(dy0..<dy1) : Array((dy0..<dy1).reversed())
+        for y in rows {
+            let destination = surface.pixels + y * surface.stride + dx0 * bpp
+            let from = surface.pixels + (y + dy) * surface.stride + (dx0 + dx) * bpp
+            memmove(destination, from, bytes)
+        }
+    }
+
     /// Fills `rect` (pixels; fractional edges are rounded outwards to whole pixels).
     public func fill(_ rect: Rect, color: Color, opacity: Double = 1) {
         guard !rect.isEmpty else { return }

@@ -186,18 +186,44 @@ public final class FontLibrary: TextMeasurer {
     /// Draws one line with its baseline at `baseline` starting at `x` (pixels).
     func drawLine(_ text: String, font: Font, pixels: Int, x: Double, baseline: Double, color: Color,
                   opacity: Double, on canvas: Canvas) {
-        let cache = instance(font, pixels)
+        guard let line = lineMask(text, font, pixels: pixels), let mask = line.mask else { return }
         canvas.withSolidSource(color, opacity: opacity) { source in
-            var pen = x
-            let y = Int(baseline.rounded())
-            for scalar in text.unicodeScalars {
-                guard let g = glyph(scalar, font, pixels: pixels, in: cache) else { continue }
-                if let mask = g.mask {
-                    canvas.composite(source, mask: mask, x: Int(pen.rounded()) + g.left, y: y - g.top, width: g.width, height: g.height)
-                }
-                pen += g.advance
-            }
+            canvas.composite(source, mask: mask, x: Int(x.rounded()) + line.left, y: Int(baseline.rounded()) - line.top,
+                             width: line.width, height: line.height)
         }
+    }
+
+    private struct LineKey: Hashable { var text: String; var font: Font; var pixels: Int }
+    /// Rendered lines: a list redraws the same texts frame after frame, and one composite per
+    /// line costs far less than one per glyph.
+    private var lines: [LineKey: Glyph] = [:]
+    /// Lines kept; past this the cache starts again (cheaper than tracking use).
+    private static let maxLines = 2048
+
+    /// The line's coverage as one A8 mask (a `Glyph` whose advance is the line's).
+    func lineMask(_ text: String, _ font: Font, pixels: Int) -> Glyph? {
+        let key = LineKey(text: text, font: font, pixels: pixels)
+        if let cached = lines[key] { return cached }
+        let cache = instance(font, pixels)
+        var placed: [(glyph: Glyph, x: Int)] = []
+        var pen = 0.0
+        var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
+        for scalar in text.unicodeScalars {
+            guard let g = glyph(scalar, font, pixels: pixels, in: cache) else { continue }
+            let x = Int(pen.rounded()) + g.left
+            if g.mask != nil {
+                placed.append((g, x))
+                minX = min(minX, x); maxX = max(maxX, x + g.width)
+                minY = min(minY, -g.top); maxY = max(maxY, -g.top + g.height)
+            }
+            pen += g.advance
+        }
+        let line = placed.isEmpty ? Glyph(empty: pen)
+            : Glyph(line: placed.map { ($0.glyph, $0.x - minX, -$0.glyph.top - minY) },
+                    width: maxX - minX, height: maxY - minY, left: minX, top: -minY, advance: pen)
+        if lines.count >= Self.maxLines { lines.removeAll(keepingCapacity: true) }
+        lines[key] = line
+        return line
     }
 
     /// Cuts `text` to fit `width` pixels, ending with "…" when it had to cut.
@@ -268,6 +294,35 @@ final class Glyph {
         bits = memory
         mask = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height),
                                         memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
+    }
+
+    /// A line with no ink (spaces only).
+    init(empty advance: Double) {
+        width = 0; height = 0; left = 0; top = 0
+        self.advance = advance
+        mask = nil
+        bits = nil
+    }
+
+    /// A line: the glyphs' masks added into one, each at (x, y) from its top-left corner.
+    init(line glyphs: [(Glyph, Int, Int)], width: Int, height: Int, left: Int, top: Int, advance: Double) {
+        self.width = width
+        self.height = height
+        self.left = left
+        self.top = top
+        self.advance = advance
+        let stride = (width + 3) & ~3
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 16)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
+        bits = memory
+        let image = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height),
+                                             memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        mask = image
+        for (glyph, x, y) in glyphs {
+            guard let source = glyph.mask else { continue }
+            pixman_image_composite32(PIXMAN_OP_ADD, source, nil, image, 0, 0, 0, 0, Int32(x), Int32(y),
+                                     Int32(glyph.width), Int32(glyph.height))
+        }
     }
 
     deinit {

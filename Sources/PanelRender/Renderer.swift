@@ -28,9 +28,16 @@ public final class Renderer {
         self.scale = scale
     }
 
-    /// Draws `screen` into `surface` inside `damage` (points; nil: everything).
-    public func render(_ screen: Screen, into surface: Surface, damage: [Rect]? = nil) {
+    /// Draws `screen` into `surface` inside `damage` (points; nil: everything), after moving
+    /// the pixels of scrolled content (`moves`, from `Screen.prepareFrame(allowingMoves:)`).
+    /// `source` holds the last frame when it is not `surface` itself (double buffering).
+    public func render(_ screen: Screen, into surface: Surface, damage: [Rect]? = nil,
+                       moves: [ScrollMove] = [], source: Surface? = nil) {
         let canvas = Canvas(surface: surface)
+        for move in moves {
+            canvas.move(toPixels(move.area), dx: Int((move.delta.x * scale).rounded()),
+                        dy: Int((move.delta.y * scale).rounded()), from: source)
+        }
         let full = Rect(origin: .zero, size: screen.size)
         let areas = (damage ?? [full]).compactMap { $0.intersection(full) }
         guard !areas.isEmpty else { return }
@@ -40,7 +47,7 @@ public final class Renderer {
         for area in pixelAreas { canvas.fill(area, color: clearColor) }
         viewsDrawn = 0
         var state = DrawState(canvas: canvas, damage: areas, damageBounds: bounds, clip: full, currentClip: full)
-        draw(screen.rootView, offset: .zero, opacity: 1, state: &state)
+        draw(screen.rootView, offset: .zero, opacity: 1, screen: screen, state: &state)
         canvas.setClip([])
     }
 
@@ -64,7 +71,7 @@ public final class Renderer {
     }
 
     /// `offset`: screen position of the superview's bounds origin, points.
-    private func draw(_ view: View, offset: Point, opacity: Double, state: inout DrawState) {
+    private func draw(_ view: View, offset: Point, opacity: Double, screen: Screen, state: inout DrawState) {
         guard !view.isHidden, view.alpha > 0.004 else { return }
         let frame = Rect(origin: offset + view.frame.origin, size: view.frame.size)
         // Views outside the damage and the clip cost nothing; their subviews may still reach
@@ -84,8 +91,10 @@ public final class Renderer {
             guard let inner = state.clip.intersection(frame) else { return }
             state.clip = inner
         }
-        let childOffset = frame.origin - view.boundsOrigin
-        for subview in view.subviews { draw(subview, offset: childOffset, opacity: opacity, state: &state) }
+        // Scrolled content sits at whole pixels, where moved pixels land too.
+        let origin = view is ScrollView ? screen.drawingOffset(view.boundsOrigin) : view.boundsOrigin
+        let childOffset = frame.origin - origin
+        for subview in view.subviews { draw(subview, offset: childOffset, opacity: opacity, screen: screen, state: &state) }
         state.clip = saved
     }
 

@@ -1,4 +1,11 @@
 import PanelGestures
+/// A scroll view's visible area whose pixels move: the content at `area` (screen points)
+/// shifts by −`delta` (the change of the drawing offset).
+public struct ScrollMove: Sendable, Hashable {
+    public var area: Rect
+    public var delta: Point
+}
+
 /// The top of a view tree shown on a display: its size, its animator and text metrics, and
 /// the frame pass that runs before each frame is drawn.
 @MainActor
@@ -39,15 +46,33 @@ public final class Screen {
     /// Runs the frame pass at `animator.clock.now`: animations, layout, `willDisplay()` on
     /// the visible views that asked for display, layout again if that changed something.
     /// Returns the damaged area in screen points, clipped to the screen (empty: nothing to
-    /// draw).
-    public func prepareFrame() -> [Rect] {
+    /// draw). A scrolled scroll view is damaged whole.
+    public func prepareFrame() -> [Rect] { prepareFrame(allowingMoves: false).damage }
+
+    /// What a frame must draw: pixel moves first (a scroll view's content shifted), then the
+    /// damage.
+    public struct FrameUpdate: Sendable {
+        public var damage: [Rect]
+        public var moves: [ScrollMove]
+    }
+
+    /// `prepareFrame()` for a renderer that can move pixels: a scroll view that scrolled by
+    /// less than its size, with nothing drawn over it, becomes a move of its visible area and
+    /// damage of the strip that came into view.
+    public func prepareFrame(allowingMoves: Bool) -> FrameUpdate {
         animator.tick()
         rootView.layoutIfNeeded()
         notifyWillDisplay(rootView)
         rootView.layoutIfNeeded()
-        var damage: [Rect] = []
-        collectDamage(rootView, into: &damage)
-        return damage
+        var update = FrameUpdate(damage: [], moves: [])
+        collectDamage(rootView, allowingMoves: allowingMoves, into: &update)
+        return update
+    }
+
+    /// Where drawing puts a scroll view's content: its offset snapped to whole pixels, so
+    /// moved pixels and freshly drawn ones line up exactly.
+    public func drawingOffset(_ offset: Point) -> Point {
+        Point(x: (offset.x * scale).rounded() / scale, y: (offset.y * scale).rounded() / scale)
     }
 
     /// The frame prepared last is on the panel.
@@ -59,11 +84,54 @@ public final class Screen {
         for subview in view.subviews { notifyWillDisplay(subview) }
     }
 
-    private func collectDamage(_ view: View, into damage: inout [Rect]) {
+    private func collectDamage(_ view: View, allowingMoves: Bool, into update: inout FrameUpdate) {
         let bounds = Rect(origin: .zero, size: size)
-        for rect in view.takeDamage() {
-            if let visible = view.convert(rect, to: nil).intersection(bounds) { damage.append(visible) }
+        if let scroll = view as? ScrollView {
+            scrollDamage(scroll, allowingMoves: allowingMoves, into: &update)
         }
-        for subview in view.subviews { collectDamage(subview, into: &damage) }
+        for rect in view.takeDamage() {
+            if let visible = view.convert(rect, to: nil).intersection(bounds) { update.damage.append(visible) }
+        }
+        for subview in view.subviews { collectDamage(subview, allowingMoves: allowingMoves, into: &update) }
+    }
+
+    private func scrollDamage(_ scroll: ScrollView, allowingMoves: Bool, into update: inout FrameUpdate) {
+        let offset = drawingOffset(scroll.contentOffset)
+        defer { scroll.drawnOffset = offset }
+        guard let drawn = scroll.drawnOffset, drawn != offset else { return }
+        guard let visible = scroll.superview.map({ $0.convert(scroll.frame, to: nil) })?
+            .intersection(Rect(origin: .zero, size: size)) else { return }
+        let delta = offset - drawn
+        guard allowingMoves, !scroll.isHidden, abs(delta.x) < visible.width, abs(delta.y) < visible.height,
+              !isCovered(scroll, in: visible) else {
+            update.damage.append(visible)
+            return
+        }
+        update.moves.append(ScrollMove(area: visible, delta: delta))
+        if delta.y > 0 {
+            update.damage.append(Rect(x: visible.minX, y: visible.maxY - delta.y, width: visible.width, height: delta.y))
+        } else if delta.y < 0 {
+            update.damage.append(Rect(x: visible.minX, y: visible.minY, width: visible.width, height: -delta.y))
+        }
+        if delta.x > 0 {
+            update.damage.append(Rect(x: visible.maxX - delta.x, y: visible.minY, width: delta.x, height: visible.height))
+        } else if delta.x < 0 {
+            update.damage.append(Rect(x: visible.minX, y: visible.minY, width: -delta.x, height: visible.height))
+        }
+    }
+
+    /// Whether a view drawn after `view` (a later sibling of it or of an ancestor) reaches
+    /// into `area`: moving pixels would then move that view's too.
+    private func isCovered(_ view: View, in area: Rect) -> Bool {
+        var child = view
+        while let parent = child.superview {
+            if let index = parent.subviews.firstIndex(where: { $0 === child }) {
+                for later in parent.subviews[(index + 1)...] where !later.isHidden && later.alpha > 0 {
+                    if parent.convert(later.frame, to: nil).intersection(area) != nil { return true }
+                }
+            }
+            child = parent
+        }
+        return false
     }
 }

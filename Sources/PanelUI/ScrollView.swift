@@ -19,6 +19,15 @@ open class ScrollView: View {
 
     open override var animator: Animator? { ownAnimator }
 
+    /// The offset the last frame was drawn with, snapped to pixels; nil before the first.
+    var drawnOffset: Point?
+
+    override func boundsOriginDidChange(from old: Point) {
+        // The screen compares with `drawnOffset` at the next frame: it moves the pixels or
+        // redraws the whole view.
+        setNeedsFrame()
+    }
+
     // MARK: Content
 
     /// Top-left of the visible area in content coordinates, points.

@@ -49,8 +49,15 @@ open class View {
 
     /// Origin of the view's own coordinate space (a scroll view's content offset).
     public internal(set) var boundsOrigin: Point = .zero {
-        didSet { if boundsOrigin != oldValue { setNeedsDisplay() } }
+        didSet { if boundsOrigin != oldValue { boundsOriginDidChange(from: oldValue) } }
     }
+
+    /// The content moved under the view: redraw all of it. A scroll view instead lets the
+    /// screen move its pixels and redraw only what comes into view.
+    func boundsOriginDidChange(from old: Point) { setNeedsDisplay() }
+
+    /// Asks for a frame without damaging anything (the screen works out what to redraw).
+    func setNeedsFrame() { needsDisplay = true }
 
     public var bounds: Rect { Rect(origin: boundsOrigin, size: frame.size) }
 

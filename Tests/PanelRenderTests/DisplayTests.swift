@@ -78,3 +78,60 @@ struct DisplayTests {
         #expect(errors.count == 1)
     }
 }
+
+@MainActor
+@Suite("Scrolling by moving pixels")
+struct ScrollMoveTests {
+    /// Every pixel of `a` and `b`.
+    func differing(_ a: Surface, _ b: Surface) -> Int {
+        var count = 0
+        for y in 0..<a.height { for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { count += 1 } }
+        return count
+    }
+
+    @Test("frames drawn by moving pixels equal frames drawn whole, whatever the steps")
+    func equalsFullRender() throws {
+        let stage = try GoldenStage(rows: 200)
+        let display = HeadlessDisplay(width: 400, height: 240)
+        let driver = FrameDriver(screen: stage.scene.screen, renderer: stage.renderer, display: display)
+        stage.scene.onFrame = nil
+        driver.drawFrame()
+        let fresh = Surface(width: 400, height: 240)
+        var offset = 500.0
+        stage.list.contentOffset = Point(x: 0, y: offset)
+        driver.drawFrame()
+        for step in [7.0, 7, -3, 12.4, 0.6, 33.3, 250, -500, 1, 239, -239] {
+            offset += step
+            stage.list.contentOffset = Point(x: 0, y: offset)
+            let update = stage.scene.screen.prepareFrame(allowingMoves: true)
+            stage.renderer.render(stage.scene.screen, into: display.backSurface, damage: update.damage, moves: update.moves)
+            stage.scene.screen.didPresentFrame()
+            stage.renderer.render(stage.scene.screen, into: fresh)
+            #expect(differing(display.backSurface, fresh) == 0, "after a step of \(step)")
+            if abs(step) < 240 && (step * 1).rounded() != 0 {
+                #expect(update.moves.count == 1, "a step of \(step) moves pixels")
+            }
+        }
+        _ = driver
+    }
+
+    @Test("a view over the list stops pixel moves: it would move with them")
+    func covered() throws {
+        let stage = try GoldenStage(rows: 200)
+        let badge = View(frame: Rect(x: 300, y: 100, width: 50, height: 50))
+        badge.backgroundColor = Color(red: 255, green: 0, blue: 0)
+        stage.scene.screen.rootView.addSubview(badge)
+        _ = stage.scene.screen.prepareFrame(allowingMoves: true)
+        stage.list.contentOffset = Point(x: 0, y: 100)
+        let update = stage.scene.screen.prepareFrame(allowingMoves: true)
+        #expect(update.moves.isEmpty)
+        #expect(update.damage.contains(Rect(x: 0, y: 0, width: 400, height: 240)))
+    }
+
+    @Test("without moves allowed a scrolled list is damaged whole")
+    func plain() throws {
+        let stage = try GoldenStage(rows: 200)
+        stage.list.contentOffset = Point(x: 0, y: 100)
+        #expect(stage.scene.screen.prepareFrame().contains(Rect(x: 0, y: 0, width: 400, height: 240)))
+    }
+}

@@ -105,7 +105,7 @@ final class GoldenStage {
     func snapshot(_ name: String) throws {
         scene.frame()
         renderer.render(scene.screen, into: surface)
-        if let problem = try Golden.check(surface, name) { Issue.record(Comment(rawValue: problem)) }
+        if let problem = try Golden.check(surface, name) { Issue.record("\(problem)") }
     }
 }
 
