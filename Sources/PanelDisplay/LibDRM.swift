@@ -1,0 +1,168 @@
+import CDRM
+import Foundation
+
+/// `DRMCalls` through libdrm: the real kernel interface.
+@MainActor
+public final class LibDRM: DRMCalls {
+    /// Flip counters handed to drmModePageFlip as user data, one per descriptor; the C
+    /// handler adds to them.
+    private var counters: [Int32: UnsafeMutablePointer<Int32>] = [:]
+
+    public init() {}
+
+    isolated deinit {
+        for counter in counters.values { counter.deallocate() }
+    }
+
+    private func fail(_ call: String, _ rc: Int32? = nil) -> DisplayError {
+        let code = rc.map { $0 < 0 ? -$0 : errno } ?? errno
+        return .call(call, errno: code == 0 ? EIO : code)
+    }
+
+    public func cards() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
+        return names.filter { $0.hasPrefix("card") }.sorted {
+            (Int($0.dropFirst(4)) ?? 0) < (Int($1.dropFirst(4)) ?? 0)
+        }.map { "/dev/dri/" + $0 }
+    }
+
+    public func open(_ path: String) throws -> Int32 {
+        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            throw e == EACCES || e == EBUSY ? DisplayError.busy(card: path, errno: e) : DisplayError.call("open \(path)", errno: e)
+        }
+        return fd
+    }
+
+    public func close(_ fd: Int32) {
+        counters.removeValue(forKey: fd)?.deallocate()
+        _ = Glibc.close(fd)
+    }
+
+    public func resources(_ fd: Int32) throws -> DRMResources {
+        guard let r = drmModeGetResources(fd) else { throw fail("drmModeGetResources") }
+        defer { drmModeFreeResources(r) }
+        func list(_ p: UnsafeMutablePointer<UInt32>?, _ n: Int32) -> [UInt32] {
+            guard let p, n > 0 else { return [] }
+            return Array(UnsafeBufferPointer(start: p, count: Int(n)))
+        }
+        return DRMResources(connectors: list(r.pointee.connectors, r.pointee.count_connectors),
+                            crtcs: list(r.pointee.crtcs, r.pointee.count_crtcs),
+                            encoders: list(r.pointee.encoders, r.pointee.count_encoders))
+    }
+
+    static func mode(_ info: drmModeModeInfo) -> DRMMode {
+        var copy = info
+        let raw = withUnsafeBytes(of: &copy) { Array($0) }
+        let name = withUnsafeBytes(of: info.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return DRMMode(width: Int(info.hdisplay), height: Int(info.vdisplay), refresh: Int(info.vrefresh),
+                       isPreferred: info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0, name: name, raw: raw)
+    }
+
+    static func info(_ mode: DRMMode) -> drmModeModeInfo? {
+        guard mode.raw.count == MemoryLayout<drmModeModeInfo>.size else { return nil }
+        var info = drmModeModeInfo()
+        withUnsafeMutableBytes(of: &info) { $0.copyBytes(from: mode.raw) }
+        return info
+    }
+
+    public func connector(_ fd: Int32, _ id: UInt32) throws -> DRMConnector {
+        guard let c = drmModeGetConnector(fd, id) else { throw fail("drmModeGetConnector \(id)") }
+        defer { drmModeFreeConnector(c) }
+        let modes = c.pointee.modes.map { p in (0..<Int(c.pointee.count_modes)).map { Self.mode(p[$0]) } } ?? []
+        let encoders = c.pointee.encoders.map { Array(UnsafeBufferPointer(start: $0, count: Int(c.pointee.count_encoders))) } ?? []
+        return DRMConnector(id: id, isConnected: c.pointee.connection == DRM_MODE_CONNECTED, modes: modes,
+                            encoder: c.pointee.encoder_id, encoders: encoders)
+    }
+
+    public func encoder(_ fd: Int32, _ id: UInt32) throws -> DRMEncoder {
+        guard let e = drmModeGetEncoder(fd, id) else { throw fail("drmModeGetEncoder \(id)") }
+        defer { drmModeFreeEncoder(e) }
+        return DRMEncoder(id: id, crtc: e.pointee.crtc_id, possibleCrtcs: e.pointee.possible_crtcs)
+    }
+
+    public func crtc(_ fd: Int32, _ id: UInt32) throws -> DRMCrtc {
+        guard let c = drmModeGetCrtc(fd, id) else { throw fail("drmModeGetCrtc \(id)") }
+        defer { drmModeFreeCrtc(c) }
+        return DRMCrtc(id: id, framebuffer: c.pointee.buffer_id, x: Int(c.pointee.x), y: Int(c.pointee.y),
+                       mode: c.pointee.mode_valid != 0 ? Self.mode(c.pointee.mode) : nil)
+    }
+
+    public func createDumbBuffer(_ fd: Int32, width: Int, height: Int, bitsPerPixel: Int) throws -> DRMDumbBuffer {
+        var handle: UInt32 = 0, pitch: UInt32 = 0
+        var size: UInt64 = 0
+        let rc = drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), UInt32(bitsPerPixel), 0, &handle, &pitch, &size)
+        guard rc == 0 else { throw fail("drmModeCreateDumbBuffer", rc) }
+        return DRMDumbBuffer(handle: handle, pitch: Int(pitch), size: Int(size))
+    }
+
+    public func addFramebuffer(_ fd: Int32, width: Int, height: Int, format: UInt32, buffer: DRMDumbBuffer) throws -> UInt32 {
+        var handles: (UInt32, UInt32, UInt32, UInt32) = (buffer.handle, 0, 0, 0)
+        var pitches: (UInt32, UInt32, UInt32, UInt32) = (UInt32(buffer.pitch), 0, 0, 0)
+        var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        var id: UInt32 = 0
+        let rc = withUnsafePointer(to: &handles) { h in
+            withUnsafePointer(to: &pitches) { p in
+                withUnsafePointer(to: &offsets) { o in
+                    drmModeAddFB2(fd, UInt32(width), UInt32(height), format,
+                                  UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &id, 0)
+                }
+            }
+        }
+        guard rc == 0 else { throw fail("drmModeAddFB2", rc) }
+        return id
+    }
+
+    public func map(_ fd: Int32, _ buffer: DRMDumbBuffer) throws -> UnsafeMutableRawPointer {
+        var offset: UInt64 = 0
+        let rc = drmModeMapDumbBuffer(fd, buffer.handle, &offset)
+        guard rc == 0 else { throw fail("drmModeMapDumbBuffer", rc) }
+        let pointer = mmap(nil, buffer.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
+        guard let pointer, pointer != MAP_FAILED else { throw fail("mmap") }
+        return pointer
+    }
+
+    public func unmap(_ pointer: UnsafeMutableRawPointer, size: Int) { munmap(pointer, size) }
+
+    public func removeFramebuffer(_ fd: Int32, _ id: UInt32) { _ = drmModeRmFB(fd, id) }
+
+    public func destroyDumbBuffer(_ fd: Int32, _ handle: UInt32) { _ = drmModeDestroyDumbBuffer(fd, handle) }
+
+    public func setCrtc(_ fd: Int32, crtc: UInt32, framebuffer: UInt32, x: Int, y: Int, connectors: [UInt32], mode: DRMMode?) throws {
+        var ids = connectors
+        var info = mode.flatMap(Self.info)
+        let rc: Int32
+        if info != nil {
+            rc = drmModeSetCrtc(fd, crtc, framebuffer, UInt32(x), UInt32(y), &ids, Int32(ids.count), &info!)
+        } else {
+            rc = drmModeSetCrtc(fd, crtc, framebuffer, UInt32(x), UInt32(y), nil, 0, nil)
+        }
+        guard rc == 0 else { throw fail("drmModeSetCrtc", rc) }
+    }
+
+    public func pageFlip(_ fd: Int32, crtc: UInt32, framebuffer: UInt32) throws {
+        let counter = counters[fd] ?? {
+            let made = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+            made.initialize(to: 0)
+            counters[fd] = made
+            return made
+        }()
+        let rc = drmModePageFlip(fd, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), counter)
+        guard rc == 0 else { throw fail("drmModePageFlip", rc) }
+    }
+
+    public func handleEvents(_ fd: Int32) throws -> Int {
+        guard panel_drm_handle_events(fd) == 0 else { throw fail("drmHandleEvent") }
+        guard let counter = counters[fd] else { return 0 }
+        defer { counter.pointee = 0 }
+        return Int(counter.pointee)
+    }
+
+    public func waitReadable(_ fd: Int32, timeout: Double) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, Int32(timeout * 1000)) > 0
+    }
+}
