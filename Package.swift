@@ -30,7 +30,9 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Pixels: the UI's view tree drawn with pixman, FreeType + fontconfig, libpng.
         .target(name: "PanelRender", dependencies: ["PanelUI", "CPixman", "CFreeType", "CFontconfig", "CPNG"]),
-        .target(name: "PanelDisplay", dependencies: ["PanelRender", "CDRM"]),
+        .target(name: "PanelDisplay", dependencies: ["PanelRender", "CDRM", "CLinuxFB"]),
+        // The one header-only shim for what Swift cannot call: the variadic fbdev ioctls.
+        .systemLibrary(name: "CLinuxFB"),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
