@@ -63,17 +63,19 @@ final class Rows: ListDataSource {
 final class GoldenStage {
     static let size = Size(width: 400, height: 240)
     let fonts: FontLibrary
-    let scene = Scene(size: GoldenStage.size)
+    let scene: Scene
     let list: ListView
     let rows: Rows
     let renderer: Renderer
-    let surface = Surface(width: 400, height: 240)
+    let surface: Surface
     let localizer = RefreshLocalizer()
 
-    init(rows count: Int = 20) throws {
+    init(rows count: Int = 20, size: Size = GoldenStage.size) throws {
         fonts = try FontLibrary()
+        scene = Scene(size: size)
+        surface = Surface(width: Int(size.width), height: Int(size.height))
         scene.screen.textMeasurer = fonts
-        list = ListView(frame: Rect(origin: .zero, size: Self.size), animator: scene.animator)
+        list = ListView(frame: Rect(origin: .zero, size: size), animator: scene.animator)
         list.rowHeight = .fixed(60)
         rows = Rows(count)
         list.dataSource = rows

@@ -115,6 +115,25 @@ struct GoldenFrameTests {
         try stage.snapshot("trailer-pulling")
     }
 
+    @Test("the kiosk sizes: 800x480 refreshing, 1280x720 loading more")
+    func kiosk() throws {
+        let small = try GoldenStage(rows: 50, size: Size(width: 800, height: 480))
+        let header = small.header(NormalHeader(localizer: small.localizer))
+        header.setAnimationDisabled()
+        header.beginRefreshing()
+        small.scene.wait(0.5)
+        try small.snapshot("kiosk-800x480-refreshing")
+
+        let large = try GoldenStage(rows: 50, size: Size(width: 1280, height: 720))
+        _ = large.header(NormalHeader(localizer: large.localizer))
+        let footer = AutoNormalFooter(localizer: large.localizer)
+        large.list.footer = footer
+        large.list.contentOffset = large.list.maximumContentOffset
+        footer.beginRefreshing()
+        large.scene.wait(0.5)
+        try large.snapshot("kiosk-1280x720-loading")
+    }
+
     @Test("a list mid-scroll")
     func midScroll() throws {
         let stage = try GoldenStage(rows: 1000)
