@@ -88,6 +88,26 @@ struct GoldenFrameTests {
         back.scene.wait(0.3)
         #expect(backFooter.state == .pulling)
         try back.snapshot("footer-back-pulling")
+        backFooter.setAnimationDisabled()
+        back.scene.dispatcher.cancelAll(at: back.scene.clock.now)
+        backFooter.beginRefreshing()
+        back.scene.wait(0.5)
+        try back.snapshot("footer-back-refreshing")
+        backFooter.endRefreshingWithNoMoreData()
+        back.list.contentOffset = back.list.maximumContentOffset + Point(x: 0, y: 30)
+        try back.snapshot("footer-back-no-more-data")
+    }
+
+    @Test("header showing a failed refresh for its dwell time")
+    func finished() throws {
+        let stage = try GoldenStage()
+        let header = stage.header(NormalHeader(localizer: stage.localizer))
+        header.setAnimationDisabled()
+        header.finishedDisplayDuration = 1
+        header.beginRefreshing()
+        header.endRefreshing(result: .failure("timeout"))
+        #expect(header.state == .finished)
+        try stage.snapshot("header-finished-failure")
     }
 
     @Test("trailer, armed")
