@@ -5,3 +5,6 @@
 // little-endian A8R8G8B8 pixels, the renderer's surfaces.
 static const png_uint_32 panel_png_format_bgra = PNG_FORMAT_BGRA;
 static const png_uint_32 panel_png_image_version = PNG_IMAGE_VERSION;
+
+// zlib's crc32, for the chunks of animated PNGs (libpng has no APNG writer).
+#include <zlib.h>

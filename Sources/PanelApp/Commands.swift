@@ -1,0 +1,141 @@
+import Foundation
+import PanelDisplay
+import PanelInput
+import PanelRefresh
+import PanelRender
+
+/// A bad command line: printed with the usage, exit code 2.
+public struct UsageError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Options shared by the headless commands.
+public struct ScreenOptions: Sendable {
+    public var width = 800
+    public var height = 480
+
+    public init() {}
+
+    /// Parses "WxH".
+    public static func parse(_ text: String) throws -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 8192, h <= 8192 else {
+            throw UsageError("bad screen size \"\(text)\": want WIDTHxHEIGHT, e.g. 800x480")
+        }
+        return (w, h)
+    }
+}
+
+/// `panel-refresh replay`: a recording through the whole pipeline on the headless display, in
+/// virtual time.
+@MainActor
+public enum ReplayCommand {
+    public struct Options: Sendable {
+        public var file: String
+        public var descriptionFile: String?
+        public var width = 800
+        public var height = 480
+        public var rotation: Rotation = .none
+        public var framesDirectory: String?
+        public var refreshSeconds = 1.0
+        public var positionAxes: (x: UInt16, y: UInt16)?
+
+        public init(file: String) { self.file = file }
+    }
+
+    public struct Result {
+        public var trace: [TraceEvent]
+        public var framesPresented: Int
+    }
+
+    public static func run(_ options: Options, onTrace: ((TraceEvent) -> Void)? = nil) throws -> Result {
+        let recording = try EvemuRecording.load(path: options.file, descriptionPath: options.descriptionFile)
+        let scene = Scene(size: Size(width: Double(options.width), height: Double(options.height)))
+        let fonts = try FontLibrary()
+        scene.screen.textMeasurer = fonts
+        var display: HeadlessDisplay?
+        if let dir = options.framesDirectory {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let headless = HeadlessDisplay(width: options.width, height: options.height)
+            headless.frameDirectory = dir
+            let renderer = Renderer(fonts: fonts)
+            scene.onFrame = { damage in
+                renderer.render(scene.screen, into: headless.backSurface, damage: damage)
+                try? headless.present(damage: damage) {}
+            }
+            display = headless
+        }
+        let source = SampleItemSource(delay: options.refreshSeconds, animator: scene.animator)
+        let session = PanelSession(scene: scene, source: source)
+        session.onTrace = onTrace
+        session.showFirstPage()
+        scene.frame()
+        var configuration = TouchAssembler.Configuration(positionAxes: options.positionAxes)
+        configuration.maxProtocolAJump = .infinity
+        var replay = try EvemuReplay(recording: recording, width: Double(options.width), height: Double(options.height),
+                                     configuration: configuration)
+        replay.assembler.mapping.rotation = options.rotation
+        let start = scene.clock.now + 0.1
+        session.traceOrigin = start
+        scene.play(replay.frames(start: start))
+        // Run on until every animation has settled (a refresh completes, the list stops).
+        scene.settle(limit: max(30, options.refreshSeconds * 4))
+        return Result(trace: session.trace, framesPresented: display?.framesPresented ?? scene.frameCount)
+    }
+}
+
+/// `panel-refresh demo`: a scripted session on the headless display, frames saved as PNG files
+/// and one animated PNG.
+@MainActor
+public enum DemoCommand {
+    public struct Result {
+        public var directory: String
+        public var frames: Int
+        public var animation: String
+        public var trace: [TraceEvent]
+    }
+
+    public static func run(width: Int = 800, height: Int = 480, directory: String) throws -> Result {
+        let framesDirectory = directory + "/frames"
+        try FileManager.default.createDirectory(atPath: framesDirectory, withIntermediateDirectories: true)
+        let scene = Scene(size: Size(width: Double(width), height: Double(height)))
+        let fonts = try FontLibrary()
+        scene.screen.textMeasurer = fonts
+        let display = HeadlessDisplay(width: width, height: height)
+        display.frameDirectory = framesDirectory
+        let renderer = Renderer(fonts: fonts)
+        scene.onFrame = { damage in
+            renderer.render(scene.screen, into: display.backSurface, damage: damage)
+            try? display.present(damage: damage) {}
+        }
+        // Frames at 30 Hz keep the folder and the animation small.
+        scene.frameInterval = 1.0 / 30
+        let source = SampleItemSource(pages: 3, delay: 1, animator: scene.animator)
+        let session = PanelSession(scene: scene, source: source)
+        session.showFirstPage()
+        scene.frame()
+        let w = Double(width), h = Double(height)
+        // Pull to refresh: far enough that the rubber band shows 1.5 times the header's
+        // trigger distance, whatever the screen's height.
+        let band = RubberBand(dimension: h)
+        let pull = min(band.distance(forOverscroll: session.header.height * 1.5) + GestureConstants.touchSlop, h * 0.9)
+        var script = GestureScript(start: scene.clock.now + 0.5)
+        script.drag(from: Point(x: w / 2, y: h * 0.05), to: Point(x: w / 2, y: h * 0.05 + pull), duration: 0.5, hold: 0.2)
+        session.traceOrigin = scene.clock.now + 0.5
+        scene.play(script.frames)
+        scene.settle()
+        // Swipe up until everything is loaded.
+        for _ in 0..<10 where session.footer.state != .noMoreData {
+            var swipe = GestureScript(start: scene.clock.now + 0.3)
+            swipe.drag(from: Point(x: w / 2, y: h * 0.85), to: Point(x: w / 2, y: h * 0.2), duration: 0.15)
+            scene.play(swipe.frames)
+            scene.settle()
+        }
+        scene.wait(0.5)
+        let files = try FileManager.default.contentsOfDirectory(atPath: framesDirectory).filter { $0.hasSuffix(".png") }.sorted()
+        let animation = directory + "/demo.png"
+        try AnimatedPNG.write(frames: files.map { framesDirectory + "/" + $0 }, delay: 1.0 / 30, to: animation)
+        return Result(directory: directory, frames: files.count, animation: animation, trace: session.trace)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import PanelRefresh
+
+/// A page of items, as data sources deliver them.
+public struct Item: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public var subtitle: String
+
+    public init(id: String, title: String, subtitle: String) {
+        self.id = id
+        self.title = title
+        self.subtitle = subtitle
+    }
+}
+
+/// Where the list's items come from. `load` may complete later (in virtual time for the
+/// built-in sample, from another thread for real sources), always on the main actor.
+@MainActor
+public protocol ItemSource: AnyObject {
+    /// Loads page `page` (0 = first) of `pageSize` items; a page shorter than that means
+    /// there is no more data.
+    func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void)
+}
+
+/// The built-in sample: `pages` pages of made-up items, each load taking `delay` seconds of the
+/// scene's clock (so replays and tests run in virtual time).
+@MainActor
+public final class SampleItemSource: ItemSource {
+    public let pages: Int
+    public var delay: Double
+    private let animator: Animator
+    private var generation = 0
+
+    public init(pages: Int = 3, delay: Double = 1, animator: Animator) {
+        self.pages = pages
+        self.delay = delay
+        self.animator = animator
+    }
+
+    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
+        if page == 0 { generation += 1 }
+        let generation = self.generation
+        let count = page < pages ? pageSize : 0
+        let items = (0..<count).map { i -> Item in
+            let n = page * pageSize + i + 1
+            return Item(id: "\(generation)-\(n)", title: "Item \(n)", subtitle: "Refresh \(generation), page \(page + 1)")
+        }
+        animator.schedule(nil, after: delay) { completion(.success(items)) }
+    }
+}

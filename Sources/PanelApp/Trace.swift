@@ -1,0 +1,68 @@
+import Foundation
+import PanelRefresh
+
+/// The `replay --trace` lines: one JSON object per line, with exactly the fields the program
+/// documents, in that order. `t` is seconds from the first input event.
+public enum TraceEvent: Sendable, Equatable {
+    case pan(t: Double, phase: String, x: Double, y: Double, vx: Double, vy: Double, touches: Int)
+    case state(t: Double, component: String, from: RefreshState, to: RefreshState)
+    case refresh(t: Double, component: String)
+    case frame(t: Double, offsetX: Double, offsetY: Double, rows: Int)
+    case error(t: Double, message: String)
+
+    /// A number without trailing zeros (at most 4 decimals), so traces compare as text.
+    static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "0" }
+        var s = String(format: "%.4f", v + 0)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s == "-0" ? "0" : s
+    }
+
+    /// A JSON string literal.
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    public var json: String {
+        let n = Self.number, q = Self.string
+        switch self {
+        case let .pan(t, phase, x, y, vx, vy, touches):
+            return "{\"t\":\(n(t)),\"kind\":\"pan\",\"phase\":\(q(phase)),\"x\":\(n(x)),\"y\":\(n(y)),\"vx\":\(n(vx)),\"vy\":\(n(vy)),\"touches\":\(touches)}"
+        case let .state(t, component, from, to):
+            return "{\"t\":\(n(t)),\"kind\":\"state\",\"component\":\(q(component)),\"from\":\(q(from.rawValue)),\"to\":\(q(to.rawValue))}"
+        case let .refresh(t, component):
+            return "{\"t\":\(n(t)),\"kind\":\"refresh\",\"component\":\(q(component))}"
+        case let .frame(t, x, y, rows):
+            return "{\"t\":\(n(t)),\"kind\":\"frame\",\"offsetX\":\(n(x)),\"offsetY\":\(n(y)),\"rows\":\(rows)}"
+        case let .error(t, message):
+            return "{\"t\":\(n(t)),\"kind\":\"error\",\"message\":\(q(message))}"
+        }
+    }
+
+    public var kind: String {
+        switch self {
+        case .pan: return "pan"
+        case .state: return "state"
+        case .refresh: return "refresh"
+        case .frame: return "frame"
+        case .error: return "error"
+        }
+    }
+}

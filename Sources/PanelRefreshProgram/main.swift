@@ -1,0 +1,165 @@
+// panel-refresh: pull-to-refresh on a Linux touch panel. See `panel-refresh --help`.
+import Foundation
+import PanelApp
+import PanelDisplay
+import PanelInput
+import PanelRender
+
+let version = "0.1.0"
+let usage = """
+usage: panel-refresh COMMAND [OPTIONS]
+
+commands:
+  demo [--screen WxH] [--out DIR]
+        a scripted session (pull to refresh, scroll, load until no more data) on the
+        headless display; writes every frame as PNG and an animated PNG into DIR
+        (default: a new folder under $TMPDIR) and prints where
+  replay FILE [--desc FILE] [--screen WxH] [--rotation 0|90|180|270] [--frames DIR]
+              [--trace] [--refresh-seconds S] [--axes X,Y]
+        feeds an evemu recording through the whole pipeline in virtual time; --trace prints
+        JSON lines (pan, state, refresh, frame, error); --axes takes positions from other
+        ABS codes (hex), e.g. 02,03 for devices that report on ABS_Z/ABS_RX
+  record [DEVICE]
+        writes an evemu 1.3 recording of a touchscreen to stdout until interrupted
+  inject FILE [--desc FILE]
+        creates a uinput touchscreen from the recording and plays it in real time
+  devices
+        lists touchscreens and DRM cards with their connectors and modes
+
+options: --verbose (debug logs), --help, --version
+exit codes: 0 done, 1 failed (the log says why), 2 bad command line
+"""
+
+func fail(_ message: String, code: Int32) -> Never {
+    Log.error(message)
+    if code == 2 { FileHandle.standardError.write(Data((usage + "\n").utf8)) }
+    exit(code)
+}
+
+/// The value after `name` in `arguments`, removing both.
+func take(_ name: String, from arguments: inout [String]) throws -> String? {
+    guard let index = arguments.firstIndex(of: name) else { return nil }
+    guard index + 1 < arguments.count else { throw UsageError("\(name) needs a value") }
+    let value = arguments[index + 1]
+    arguments.removeSubrange(index...(index + 1))
+    return value
+}
+
+func flag(_ name: String, in arguments: inout [String]) -> Bool {
+    guard let index = arguments.firstIndex(of: name) else { return false }
+    arguments.remove(at: index)
+    return true
+}
+
+@MainActor
+func main() async -> Int32 {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    Log.verbose = flag("--verbose", in: &arguments)
+    if flag("--version", in: &arguments) {
+        print("panel-refresh \(version)")
+        return 0
+    }
+    if arguments.isEmpty || flag("--help", in: &arguments) || flag("-h", in: &arguments) {
+        print(usage)
+        return arguments.isEmpty && CommandLine.arguments.count == 1 ? 2 : 0
+    }
+    let command = arguments.removeFirst()
+    do {
+        switch command {
+        case "demo":
+            var width = 800, height = 480
+            if let screen = try take("--screen", from: &arguments) { (width, height) = try ScreenOptions.parse(screen) }
+            let out = try take("--out", from: &arguments)
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("panel-refresh-demo-\(getpid())").path
+            try noneLeft(arguments)
+            Log.info("no display requested: running the demo on the headless display")
+            let result = try DemoCommand.run(width: width, height: height, directory: out)
+            print("demo: \(result.frames) frames in \(result.directory)/frames, animation \(result.animation)")
+        case "replay":
+            guard let file = arguments.first, !file.hasPrefix("--") else { throw UsageError("replay needs a recording") }
+            arguments.removeFirst()
+            var options = ReplayCommand.Options(file: file)
+            options.descriptionFile = try take("--desc", from: &arguments)
+            if let screen = try take("--screen", from: &arguments) { (options.width, options.height) = try ScreenOptions.parse(screen) }
+            if let r = try take("--rotation", from: &arguments) {
+                guard let degrees = Int(r), let rotation = Rotation(rawValue: degrees) else {
+                    throw UsageError("bad rotation \"\(r)\": want 0, 90, 180 or 270")
+                }
+                options.rotation = rotation
+            }
+            options.framesDirectory = try take("--frames", from: &arguments)
+            if let s = try take("--refresh-seconds", from: &arguments) {
+                guard let seconds = Double(s), seconds >= 0, seconds.isFinite else { throw UsageError("bad --refresh-seconds \"\(s)\"") }
+                options.refreshSeconds = seconds
+            }
+            if let axes = try take("--axes", from: &arguments) {
+                let parts = axes.split(separator: ",").compactMap { UInt16($0, radix: 16) }
+                guard parts.count == 2 else { throw UsageError("bad --axes \"\(axes)\": want two hex ABS codes, e.g. 02,03") }
+                options.positionAxes = (parts[0], parts[1])
+            }
+            let trace = flag("--trace", in: &arguments)
+            try noneLeft(arguments)
+            let result = try ReplayCommand.run(options, onTrace: trace ? { print($0.json) } : nil)
+            Log.info("replayed \(file): \(result.framesPresented) frames")
+        case "devices":
+            try noneLeft(arguments)
+            print(DevicesCommand.report(), terminator: "")
+        case "record":
+            let discovered = try TouchscreenDiscovery.list().first?.node
+            guard let path = arguments.first ?? discovered else {
+                throw UsageError("no touchscreen found: give a device, e.g. /dev/input/event3")
+            }
+            try record(path)
+        case "inject":
+            guard let file = arguments.first, !file.hasPrefix("--") else { throw UsageError("inject needs a recording") }
+            arguments.removeFirst()
+            let desc = try take("--desc", from: &arguments)
+            try noneLeft(arguments)
+            let recording = try EvemuRecording.load(path: file, descriptionPath: desc)
+            let device = try UInputDevice(description: recording.device)
+            Log.info("injecting \(file) through \(device.devnode ?? "a uinput device")")
+            // Give udev and the panel a moment to open the new device before the first touch.
+            try await Task.sleep(for: .milliseconds(500))
+            try await device.play(recording, clock: ContinuousClock())
+        default:
+            throw UsageError("unknown command \"\(command)\"")
+        }
+        return 0
+    } catch let error as UsageError {
+        fail(error.description, code: 2)
+    } catch {
+        fail("\(command): \(error)", code: 1)
+    }
+}
+
+func noneLeft(_ arguments: [String]) throws {
+    if let extra = arguments.first { throw UsageError("unexpected \"\(extra)\"") }
+}
+
+/// Prints the device's description, then its events as evemu lines, until interrupted (as
+/// evemu-record: SIGINT ends the process; every batch is flushed, so the output is complete).
+@MainActor
+func record(_ path: String) throws {
+    let device = try EvdevDevice(path: path, requireTouchscreen: false)
+    print(EvemuWriter.description(device.device), terminator: "")
+    print("################################\n#      Waiting for events      #\n################################")
+    fflush(nil)
+    var first: Int64?
+    var waiter = pollfd(fd: device.fileDescriptor, events: Int16(POLLIN), revents: 0)
+    while true {
+        // Blocks until the device has events: no busy loop.
+        guard poll(&waiter, 1, -1) >= 0 || errno == EINTR else { throw InputError.failed(path: path, call: "poll", errno: errno) }
+        let events = try device.readEvents()
+        // As evemu-record: the first event at 0.000001, the rest relative to it.
+        let origin = first ?? (events.first.map { $0.microseconds - 1 } ?? 0)
+        first = origin
+        print(EvemuWriter.events(events.map { event in
+            var e = event
+            e.microseconds -= origin
+            return e
+        }), terminator: "")
+        fflush(nil)
+    }
+}
+
+exit(await main())
