@@ -12,12 +12,16 @@ public final class PanelSession: ListDataSource {
     public let footer: AutoNormalFooter
     public let source: any ItemSource
     public var pageSize: Int
+    /// Seconds a failed refresh shows its failure before the header closes.
+    public var failureDisplayDuration: Double = 2
     public private(set) var items: [Item] = []
     private var loadedPages = 0
     /// Every trace event, in order.
     public private(set) var trace: [TraceEvent] = []
     /// Also hears every trace event (the program prints them).
     public var onTrace: ((TraceEvent) -> Void)?
+    /// Hears data source failures (the program logs them and sets STATUS).
+    public var onError: ((any Error) -> Void)?
     /// Seconds of the scene's clock at the first input event; traces count from it.
     public var traceOrigin: Double = 0
 
@@ -83,11 +87,14 @@ public final class PanelSession: ListDataSource {
                 self.items = page
                 self.loadedPages = 1
                 self.list.reloadData()
+                self.header.finishedDisplayDuration = 0
                 self.header.endRefreshing()
                 if page.count < self.pageSize { self.footer.endRefreshingWithNoMoreData() } else { self.footer.resetNoMoreData() }
             case .failure(let error):
                 // The list on screen stays; the header shows the failure.
                 self.record(.error(t: self.now, message: String(describing: error)))
+                self.onError?(error)
+                self.header.finishedDisplayDuration = self.failureDisplayDuration
                 self.header.endRefreshing(result: .failure(String(describing: error)))
             }
         }
@@ -102,9 +109,12 @@ public final class PanelSession: ListDataSource {
                 self.items += page
                 self.loadedPages += 1
                 self.list.reloadData()
+                self.footer.finishedDisplayDuration = 0
                 if page.count < self.pageSize { self.footer.endRefreshingWithNoMoreData() } else { self.footer.endRefreshing() }
             case .failure(let error):
                 self.record(.error(t: self.now, message: String(describing: error)))
+                self.onError?(error)
+                self.footer.finishedDisplayDuration = self.failureDisplayDuration
                 self.footer.endRefreshing(result: .failure(String(describing: error)))
             }
         }

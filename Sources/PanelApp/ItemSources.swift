@@ -1,0 +1,252 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Why a data source gave no page.
+public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible {
+    case exitStatus(command: String, status: Int32, stderr: String)
+    case timeout(source: String, seconds: Double)
+    case unreachable(source: String, reason: String)
+    case malformed(source: String, reason: String)
+    case tooLarge(source: String, limit: Int)
+
+    public var description: String {
+        switch self {
+        case let .exitStatus(command, status, stderr):
+            return "\(command) exited with status \(status)" + (stderr.isEmpty ? "" : ": \(stderr.prefix(200))")
+        case let .timeout(source, seconds): return "\(source) gave no answer within \(seconds) s"
+        case let .unreachable(source, reason): return "\(source) is unreachable: \(reason)"
+        case let .malformed(source, reason): return "\(source) sent something that is not a list of items: \(reason)"
+        case let .tooLarge(source, limit): return "\(source) sent more than \(limit) bytes"
+        }
+    }
+}
+
+/// Items from JSON: an array of objects, or one object per line (JSON lines), each with a
+/// string `title` and optional `subtitle` and `id` (string or number).
+public enum ItemParser {
+    /// Output larger than this is refused (a kiosk list, not a database dump): 4 MiB.
+    public static let maxBytes = 4 << 20
+
+    public static func parse(_ data: Data, source: String) throws -> [Item] {
+        guard data.count <= maxBytes else { throw DataSourceError.tooLarge(source: source, limit: maxBytes) }
+        let objects: [Any]
+        if let array = try? JSONSerialization.jsonObject(with: data) as? [Any] {
+            objects = array
+        } else {
+            var lines: [Any] = []
+            for (number, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {
+                let trimmed = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }
+                if trimmed.isEmpty { continue }
+                guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed)) else {
+                    throw DataSourceError.malformed(source: source, reason: "line \(number + 1) is not JSON")
+                }
+                lines.append(object)
+            }
+            guard !lines.isEmpty || data.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) else {
+                throw DataSourceError.malformed(source: source, reason: "not a JSON array or JSON lines")
+            }
+            objects = lines
+        }
+        return try objects.enumerated().map { index, object in
+            guard let fields = object as? [String: Any] else {
+                throw DataSourceError.malformed(source: source, reason: "item \(index + 1) is not an object")
+            }
+            guard let title = fields["title"] as? String else {
+                throw DataSourceError.malformed(source: source, reason: "item \(index + 1) has no string \"title\"")
+            }
+            let id: String
+            switch fields["id"] {
+            case let s as String: id = s
+            case let n as NSNumber: id = n.stringValue
+            default: id = "\(index + 1)"
+            }
+            return Item(id: id, title: title, subtitle: fields["subtitle"] as? String ?? "")
+        }
+    }
+
+    /// The `page`-th slice of a whole document's items.
+    static func page(_ items: [Item], page: Int, size: Int) -> [Item] {
+        let start = page * size
+        guard start < items.count else { return [] }
+        return Array(items[start..<min(items.count, start + size)])
+    }
+}
+
+/// Work done off the main actor, its result handed back to it.
+enum Background {
+    static let queue = DispatchQueue(label: "panel-refresh.data", attributes: .concurrent)
+
+    static func run(_ work: @escaping @Sendable () -> Result<[Item], Error>,
+                    then completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
+        queue.async {
+            let result = work()
+            Task { @MainActor in completion(result) }
+        }
+    }
+}
+
+/// Runs a program for each page: `executable arguments... PAGE`, with PANEL_REFRESH_PAGE and
+/// PANEL_REFRESH_PAGE_SIZE in its environment; its stdout is the page's items. Killed after
+/// `timeout` seconds.
+@MainActor
+public final class CommandItemSource: ItemSource {
+    public let executable: String
+    public let arguments: [String]
+    public var timeout: Double
+
+    public init(executable: String, arguments: [String] = [], timeout: Double = 10) {
+        self.executable = executable
+        self.arguments = arguments
+        self.timeout = timeout
+    }
+
+    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
+        let executable = executable, arguments = arguments + [String(page)], timeout = timeout
+        Background.run({ Result { try Self.run(executable, arguments, page: page, pageSize: pageSize, timeout: timeout) } },
+                       then: completion)
+    }
+
+    nonisolated static func run(_ executable: String, _ arguments: [String], page: Int, pageSize: Int, timeout: Double) throws -> [Item] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PANEL_REFRESH_PAGE"] = String(page)
+        environment["PANEL_REFRESH_PAGE_SIZE"] = String(pageSize)
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        do {
+            try process.run()
+        } catch {
+            throw DataSourceError.unreachable(source: executable, reason: error.localizedDescription)
+        }
+        // Read while it runs (a full pipe would block it), at most maxBytes + 1.
+        let collected = LockedData()
+        let reader = DispatchQueue(label: "panel-refresh.command-output")
+        let readDone = DispatchSemaphore(value: 0)
+        reader.async {
+            let handle = out.fileHandleForReading
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                // Past the limit keep draining without storing, so the program is not left
+                // blocked on a full pipe; the size is reported once it ends (or times out).
+                if collected.count <= ItemParser.maxBytes { collected.append(chunk) }
+            }
+            readDone.signal()
+        }
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            _ = done.wait(timeout: .now() + 1)
+            if collected.count > ItemParser.maxBytes { throw DataSourceError.tooLarge(source: executable, limit: ItemParser.maxBytes) }
+            throw DataSourceError.timeout(source: executable, seconds: timeout)
+        }
+        _ = readDone.wait(timeout: .now() + 1)
+        let data = collected.data
+        if data.count > ItemParser.maxBytes { throw DataSourceError.tooLarge(source: executable, limit: ItemParser.maxBytes) }
+        guard process.terminationStatus == 0 else {
+            let stderr = String(decoding: err.fileHandleForReading.availableData.prefix(1000), as: UTF8.self)
+            throw DataSourceError.exitStatus(command: executable, status: process.terminationStatus,
+                                             stderr: stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return try ItemParser.parse(data, source: executable)
+    }
+}
+
+/// Bytes appended from one thread and read from another.
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage = Data()
+    var count: Int { lock.withLock { storage.count } }
+    var data: Data { lock.withLock { storage } }
+    func append(_ d: Data) { lock.withLock { storage.append(d) } }
+}
+
+/// A JSON file, read again on every load (so a pull shows what it holds now).
+@MainActor
+public final class FileItemSource: ItemSource {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
+        let path = path
+        Background.run({
+            Result {
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+                if let size = attributes?[.size] as? Int, size > ItemParser.maxBytes {
+                    throw DataSourceError.tooLarge(source: path, limit: ItemParser.maxBytes)
+                }
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw DataSourceError.unreachable(source: path, reason: "cannot read the file")
+                }
+                return ItemParser.page(try ItemParser.parse(data, source: path), page: page, size: pageSize)
+            }
+        }, then: completion)
+    }
+}
+
+/// A JSON document over HTTP(S). "{page}" and "{size}" in the URL are replaced; without them
+/// the whole document is fetched and paged here.
+@MainActor
+public final class HTTPItemSource: ItemSource {
+    public let url: String
+    public var timeout: Double
+
+    public init(url: String, timeout: Double = 10) {
+        self.url = url
+        self.timeout = timeout
+    }
+
+    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
+        let template = url, timeout = timeout
+        let paged = template.contains("{page}")
+        let text = template.replacingOccurrences(of: "{page}", with: String(page)).replacingOccurrences(of: "{size}", with: String(pageSize))
+        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+            completion(.failure(DataSourceError.unreachable(source: text, reason: "not an http(s) URL")))
+            return
+        }
+        Background.run({
+            Result {
+                var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+                request.httpMethod = "GET"
+                let box = LockedResponse()
+                let done = DispatchSemaphore(value: 0)
+                let task = URLSession.shared.dataTask(with: request) { data, response, error in
+                    box.set(data, response, error)
+                    done.signal()
+                }
+                task.resume()
+                if done.wait(timeout: .now() + timeout + 1) == .timedOut {
+                    task.cancel()
+                    throw DataSourceError.timeout(source: text, seconds: timeout)
+                }
+                let (data, response, error) = box.get()
+                if let error {
+                    let code = (error as NSError).code
+                    if code == NSURLErrorTimedOut { throw DataSourceError.timeout(source: text, seconds: timeout) }
+                    throw DataSourceError.unreachable(source: text, reason: error.localizedDescription)
+                }
+                if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+                    throw DataSourceError.unreachable(source: text, reason: "HTTP status \(http.statusCode)")
+                }
+                let items = try ItemParser.parse(data ?? Data(), source: text)
+                return paged ? items : ItemParser.page(items, page: page, size: pageSize)
+            }
+        }, then: completion)
+    }
+}
+
+final class LockedResponse: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: (Data?, URLResponse?, Error?) = (nil, nil, nil)
+    func set(_ d: Data?, _ r: URLResponse?, _ e: Error?) { lock.withLock { value = (d, r, e) } }
+    func get() -> (Data?, URLResponse?, Error?) { lock.withLock { value } }
+}
