@@ -29,7 +29,17 @@ public enum ItemParser {
     /// Output larger than this is refused (a kiosk list, not a database dump): 4 MiB.
     public static let maxBytes = 4 << 20
 
-    public static func parse(_ data: Data, source: String) throws -> [Item] {
+    /// Which fields of an item hold the title and the subtitle (`[rows]` in the configuration).
+    public struct Fields: Sendable, Equatable {
+        public var title = "title"
+        public var subtitle = "subtitle"
+        public init(title: String = "title", subtitle: String = "subtitle") {
+            self.title = title
+            self.subtitle = subtitle
+        }
+    }
+
+    public static func parse(_ data: Data, source: String, fields: Fields = Fields()) throws -> [Item] {
         guard data.count <= maxBytes else { throw DataSourceError.tooLarge(source: source, limit: maxBytes) }
         let objects: [Any]
         if let array = try? JSONSerialization.jsonObject(with: data) as? [Any] {
@@ -49,20 +59,21 @@ public enum ItemParser {
             }
             objects = lines
         }
-        return try objects.enumerated().map { index, object in
-            guard let fields = object as? [String: Any] else {
+        let names = fields
+        return try objects.enumerated().map { index, value in
+            guard let object = value as? [String: Any] else {
                 throw DataSourceError.malformed(source: source, reason: "item \(index + 1) is not an object")
             }
-            guard let title = fields["title"] as? String else {
-                throw DataSourceError.malformed(source: source, reason: "item \(index + 1) has no string \"title\"")
+            guard let title = object[names.title] as? String else {
+                throw DataSourceError.malformed(source: source, reason: "item \(index + 1) has no string \"\(names.title)\"")
             }
             let id: String
-            switch fields["id"] {
+            switch object["id"] {
             case let s as String: id = s
             case let n as NSNumber: id = n.stringValue
             default: id = "\(index + 1)"
             }
-            return Item(id: id, title: title, subtitle: fields["subtitle"] as? String ?? "")
+            return Item(id: id, title: title, subtitle: object[names.subtitle] as? String ?? "")
         }
     }
 
@@ -92,6 +103,7 @@ enum Background {
 /// `timeout` seconds.
 @MainActor
 public final class CommandItemSource: ItemSource {
+    public var fields = ItemParser.Fields()
     public let executable: String
     public let arguments: [String]
     public var timeout: Double
@@ -103,12 +115,13 @@ public final class CommandItemSource: ItemSource {
     }
 
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
-        let executable = executable, arguments = arguments + [String(page)], timeout = timeout
-        Background.run({ Result { try Self.run(executable, arguments, page: page, pageSize: pageSize, timeout: timeout) } },
+        let executable = executable, arguments = arguments + [String(page)], timeout = timeout, fields = fields
+        Background.run({ Result { try Self.run(executable, arguments, page: page, pageSize: pageSize, timeout: timeout, fields: fields) } },
                        then: completion)
     }
 
-    nonisolated static func run(_ executable: String, _ arguments: [String], page: Int, pageSize: Int, timeout: Double) throws -> [Item] {
+    nonisolated static func run(_ executable: String, _ arguments: [String], page: Int, pageSize: Int, timeout: Double,
+                                fields: ItemParser.Fields) throws -> [Item] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -156,7 +169,7 @@ public final class CommandItemSource: ItemSource {
             throw DataSourceError.exitStatus(command: executable, status: process.terminationStatus,
                                              stderr: stderr.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        return try ItemParser.parse(data, source: executable)
+        return try ItemParser.parse(data, source: executable, fields: fields)
     }
 }
 
@@ -172,12 +185,13 @@ final class LockedData: @unchecked Sendable {
 /// A JSON file, read again on every load (so a pull shows what it holds now).
 @MainActor
 public final class FileItemSource: ItemSource {
+    public var fields = ItemParser.Fields()
     public let path: String
 
     public init(path: String) { self.path = path }
 
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
-        let path = path
+        let path = path, fields = fields
         Background.run({
             Result {
                 let attributes = try? FileManager.default.attributesOfItem(atPath: path)
@@ -187,7 +201,7 @@ public final class FileItemSource: ItemSource {
                 guard let data = FileManager.default.contents(atPath: path) else {
                     throw DataSourceError.unreachable(source: path, reason: "cannot read the file")
                 }
-                return ItemParser.page(try ItemParser.parse(data, source: path), page: page, size: pageSize)
+                return ItemParser.page(try ItemParser.parse(data, source: path, fields: fields), page: page, size: pageSize)
             }
         }, then: completion)
     }
@@ -197,6 +211,7 @@ public final class FileItemSource: ItemSource {
 /// the whole document is fetched and paged here.
 @MainActor
 public final class HTTPItemSource: ItemSource {
+    public var fields = ItemParser.Fields()
     public let url: String
     public var timeout: Double
 
@@ -206,7 +221,7 @@ public final class HTTPItemSource: ItemSource {
     }
 
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
-        let template = url, timeout = timeout
+        let template = url, timeout = timeout, fields = fields
         let paged = template.contains("{page}")
         let text = template.replacingOccurrences(of: "{page}", with: String(page)).replacingOccurrences(of: "{size}", with: String(pageSize))
         guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
@@ -237,7 +252,7 @@ public final class HTTPItemSource: ItemSource {
                 if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
                     throw DataSourceError.unreachable(source: text, reason: "HTTP status \(http.statusCode)")
                 }
-                let items = try ItemParser.parse(data ?? Data(), source: text)
+                let items = try ItemParser.parse(data ?? Data(), source: text, fields: fields)
                 return paged ? items : ItemParser.page(items, page: page, size: pageSize)
             }
         }, then: completion)

@@ -151,3 +151,13 @@ final class OneShotServer: @unchecked Sendable {
         return UInt16(bigEndian: address.sin_port)
     }
 }
+
+@Suite("Row fields")
+struct RowFieldTests {
+    @Test("the configured fields become title and subtitle")
+    func fields() throws {
+        let items = try ItemParser.parse(Data(#"[{"name":"Ada","role":"engineer"}]"#.utf8), source: "t",
+                                         fields: ItemParser.Fields(title: "name", subtitle: "role"))
+        #expect(items == [Item(id: "1", title: "Ada", subtitle: "engineer")])
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import PanelInput
+import PanelRefresh
+
+/// A bad configuration: which file, which line, what is wrong.
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var message: String
+
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+}
+
+/// Everything an operator can set, with the defaults of a fresh install. See
+/// docs/configuration.md (a test checks that it documents every key).
+public struct Configuration: Sendable {
+    public enum SourceKind: String, Sendable, CaseIterable { case sample, command, file, http }
+    public enum Backend: String, Sendable, CaseIterable { case auto, drm, fbdev, headless }
+    public enum HeaderStyle: String, Sendable, CaseIterable { case normal, state, gif }
+    public enum FooterStyle: String, Sendable, CaseIterable {
+        case autoNormal = "auto-normal", autoState = "auto-state", autoGif = "auto-gif"
+        case backNormal = "back-normal", backState = "back-state", backGif = "back-gif"
+    }
+
+    // [data]
+    public var source: SourceKind = .sample
+    public var command: [String] = []
+    public var file: String?
+    public var url: String?
+    public var timeout: Double = 10
+    public var pageSize = 20
+    public var refreshSeconds = 1.0
+    public var titleField = "title"
+    public var subtitleField = "subtitle"
+    // [input]
+    public var devices: [String] = []
+    public var rotation: Rotation = .none
+    public var calibration: CalibrationMatrix?
+    public var swapAxes = false
+    public var invertX = false
+    public var invertY = false
+    public var positionAxes: (x: UInt16, y: UInt16)?
+    public var grab = true
+    // [display]
+    public var backend: Backend = .auto
+    public var card: String?
+    public var mode: (width: Int, height: Int)?
+    public var framebuffer = "/dev/fb0"
+    public var headlessSize = (width: 800, height: 480)
+    // [appearance]
+    public var locale: String?
+    public var header: HeaderStyle = .normal
+    public var footer: FooterStyle = .autoNormal
+    public var trailer = false
+    public var gifFrames: String?
+    public var background = Color.white
+    public var textColor = Color.black
+    public var labelColor = Color(red: 90, green: 90, blue: 90)
+    public var font = "sans-serif"
+    public var rowHeight = 72.0
+    public var failureSeconds = 2.0
+    // [state]
+    public var stateDirectory = "/var/lib/panel-refresh"
+
+    public init() {}
+
+    /// The documented default path.
+    public static let defaultPath = "/etc/panel-refresh/config"
+
+    /// Reads INI-style text: `[section]` headers, `key = value` lines, `#` or `;` comments.
+    public static func parse(_ text: String, file: String) throws -> Configuration {
+        var configuration = Configuration()
+        var section = ""
+        var seen = Set<String>()
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            let number = index + 1
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]") else { throw ConfigurationError(file: file, line: number, message: "a section header ends with ]") }
+                section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+                guard Key.all.contains(where: { $0.section == section }) else {
+                    throw ConfigurationError(file: file, line: number, message: "unknown section [\(section)]; sections: \(Key.sections.joined(separator: ", "))")
+                }
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw ConfigurationError(file: file, line: number, message: "expected key = value")
+            }
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            guard !section.isEmpty else { throw ConfigurationError(file: file, line: number, message: "\(name) is outside any [section]") }
+            let qualified = "\(section).\(name)"
+            guard seen.insert(qualified).inserted else { throw ConfigurationError(file: file, line: number, message: "\(qualified) is set twice") }
+            do {
+                try configuration.set(qualified, value)
+            } catch let error as ConfigurationError {
+                throw ConfigurationError(file: file, line: number, message: error.message)
+            }
+        }
+        try configuration.validate(file: file)
+        return configuration
+    }
+
+    public static func load(path: String) throws -> Configuration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(file: path, line: 0, message: "cannot read the file")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    /// Sets `section.key` from text, as in the file (command-line overrides use this too).
+    public mutating func set(_ qualified: String, _ value: String) throws {
+        guard let key = Key.all.first(where: { "\($0.section).\($0.name)" == qualified }) else {
+            throw ConfigurationError(file: "", line: 0, message: "unknown key \(qualified)")
+        }
+        do {
+            try key.apply(&self, value)
+        } catch let error as ValueError {
+            throw ConfigurationError(file: "", line: 0, message: "\(qualified): \(error.message)")
+        }
+    }
+
+    /// Checks what single keys cannot: a source needs its location.
+    public func validate(file path: String) throws {
+        switch source {
+        case .command where command.isEmpty: throw ConfigurationError(file: path, line: 0, message: "data.source = command needs data.command")
+        case .file where file == nil: throw ConfigurationError(file: path, line: 0, message: "data.source = file needs data.file")
+        case .http where url == nil: throw ConfigurationError(file: path, line: 0, message: "data.source = http needs data.url")
+        default: break
+        }
+        if (header == .gif || footer == .autoGif || footer == .backGif) && gifFrames == nil {
+            throw ConfigurationError(file: path, line: 0, message: "a gif style needs appearance.gif-frames (a folder of PNG frames)")
+        }
+    }
+
+    struct ValueError: Error { var message: String }
+
+    /// One configuration key: where it lives, what it means, how it is read.
+    struct Key: Sendable {
+        var section: String
+        var name: String
+        var doc: String
+        var apply: @Sendable (inout Configuration, String) throws -> Void
+
+        static var sections: [String] { var seen: [String] = []; for k in all where !seen.contains(k.section) { seen.append(k.section) }; return seen }
+
+        static func number(_ v: String, _ range: ClosedRange<Double>) throws -> Double {
+            guard let n = Double(v), n.isFinite, range.contains(n) else { throw ValueError(message: "\"\(v)\" is not a number in \(range.lowerBound)...\(range.upperBound)") }
+            return n
+        }
+        static func integer(_ v: String, _ range: ClosedRange<Int>) throws -> Int {
+            guard let n = Int(v), range.contains(n) else { throw ValueError(message: "\"\(v)\" is not a whole number in \(range.lowerBound)...\(range.upperBound)") }
+            return n
+        }
+        static func boolean(_ v: String) throws -> Bool {
+            switch v.lowercased() {
+            case "true", "yes", "on", "1": return true
+            case "false", "no", "off", "0": return false
+            default: throw ValueError(message: "\"\(v)\" is not true or false")
+            }
+        }
+        static func choice<T: RawRepresentable & CaseIterable>(_ v: String, _: T.Type) throws -> T where T.RawValue == String {
+            guard let c = T(rawValue: v) else { throw ValueError(message: "\"\(v)\" is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))") }
+            return c
+        }
+        static func color(_ v: String) throws -> Color {
+            let hex = v.hasPrefix("#") ? String(v.dropFirst()) : v
+            guard hex.count == 6 || hex.count == 8, let n = UInt32(hex, radix: 16) else { throw ValueError(message: "\"\(v)\" is not a colour (#rrggbb or #rrggbbaa)") }
+            let rgba = hex.count == 6 ? n << 8 | 0xff : n
+            return Color(red: UInt8(rgba >> 24), green: UInt8(rgba >> 16 & 0xff), blue: UInt8(rgba >> 8 & 0xff), alpha: UInt8(rgba & 0xff))
+        }
+        static func size(_ v: String) throws -> (Int, Int) {
+            do { return try ScreenOptions.parse(v) } catch { throw ValueError(message: "\"\(v)\" is not WIDTHxHEIGHT") }
+        }
+        static func path(_ v: String) throws -> String {
+            guard v.hasPrefix("/") else { throw ValueError(message: "\"\(v)\" is not an absolute path") }
+            return v
+        }
+
+        static let all: [Key] = [
+            Key(section: "data", name: "source", doc: "where items come from: sample, command, file or http") { $0.source = try choice($1, SourceKind.self) },
+            Key(section: "data", name: "command", doc: "the program and its arguments, split at blanks; the page number is appended and set in PANEL_REFRESH_PAGE") {
+                let words = $1.split(separator: " ").map(String.init)
+                guard let first = words.first, first.hasPrefix("/") else { throw ValueError(message: "the command must start with an absolute path") }
+                $0.command = words
+            },
+            Key(section: "data", name: "file", doc: "a JSON file of items, read again on every pull") { $0.file = try path($1) },
+            Key(section: "data", name: "url", doc: "an http(s) URL of a JSON document; {page} and {size} are replaced") {
+                guard $1.hasPrefix("http://") || $1.hasPrefix("https://") else { throw ValueError(message: "\"\($1)\" is not an http(s) URL") }
+                $0.url = $1
+            },
+            Key(section: "data", name: "timeout", doc: "seconds a command or request may take (0.1 to 600)") { $0.timeout = try number($1, 0.1...600) },
+            Key(section: "data", name: "page-size", doc: "items per page; a shorter page means no more data (1 to 1000)") { $0.pageSize = try integer($1, 1...1000) },
+            Key(section: "data", name: "refresh-seconds", doc: "how long the sample source takes to load, seconds (0 to 60)") { $0.refreshSeconds = try number($1, 0...60) },
+            Key(section: "rows", name: "title", doc: "the item field shown as a row's title") { $0.titleField = $1 },
+            Key(section: "rows", name: "subtitle", doc: "the item field shown under it") { $0.subtitleField = $1 },
+            Key(section: "rows", name: "height", doc: "row height, points (24 to 400)") { $0.rowHeight = try number($1, 24...400) },
+            Key(section: "input", name: "devices", doc: "touchscreen nodes separated by commas; empty: every touchscreen udev reports") {
+                $0.devices = try $1.split(separator: ",").map { try path($0.trimmingCharacters(in: .whitespaces)) }
+            },
+            Key(section: "input", name: "rotation", doc: "how far the picture is turned clockwise on the panel: 0, 90, 180 or 270") {
+                guard let degrees = Int($1), let r = Rotation(rawValue: degrees) else { throw ValueError(message: "\"\($1)\" is not 0, 90, 180 or 270") }
+                $0.rotation = r
+            },
+            Key(section: "input", name: "calibration", doc: "six numbers as libinput's LIBINPUT_CALIBRATION_MATRIX; udev's property wins when a device has one") {
+                do { $0.calibration = try CalibrationMatrix(udevProperty: $1) } catch { throw ValueError(message: "want six numbers, e.g. 1 0 0 0 1 0") }
+            },
+            Key(section: "input", name: "swap-axes", doc: "exchange X and Y (true/false)") { $0.swapAxes = try boolean($1) },
+            Key(section: "input", name: "invert-x", doc: "mirror X (true/false)") { $0.invertX = try boolean($1) },
+            Key(section: "input", name: "invert-y", doc: "mirror Y (true/false)") { $0.invertY = try boolean($1) },
+            Key(section: "input", name: "position-axes", doc: "two hex ABS codes that carry X and Y, for quirky devices (e.g. 02,03)") {
+                let parts = $1.split(separator: ",").compactMap { UInt16($0.trimmingCharacters(in: .whitespaces), radix: 16) }
+                guard parts.count == 2, parts.allSatisfy({ $0 <= 0x3f }) else { throw ValueError(message: "\"\($1)\" is not two hex ABS codes") }
+                $0.positionAxes = (parts[0], parts[1])
+            },
+            Key(section: "input", name: "grab", doc: "take the touchscreens exclusively (true/false)") { $0.grab = try boolean($1) },
+            Key(section: "display", name: "backend", doc: "auto (DRM, else fbdev), drm, fbdev or headless") { $0.backend = try choice($1, Backend.self) },
+            Key(section: "display", name: "card", doc: "a DRM card node; empty: the first with a connected panel") { $0.card = try path($1) },
+            Key(section: "display", name: "mode", doc: "WIDTHxHEIGHT instead of the panel's preferred mode") { $0.mode = try size($1) },
+            Key(section: "display", name: "framebuffer", doc: "the fbdev node") { $0.framebuffer = try path($1) },
+            Key(section: "display", name: "headless-size", doc: "WIDTHxHEIGHT of the headless display") { $0.headlessSize = try size($1) },
+            Key(section: "appearance", name: "locale", doc: "language of the texts (en, zh_CN, zh_TW, ko, ru, uk, ...); empty: LANG") { $0.locale = $1 },
+            Key(section: "appearance", name: "header", doc: "normal, state or gif") { $0.header = try choice($1, HeaderStyle.self) },
+            Key(section: "appearance", name: "footer", doc: "auto-normal, auto-state, auto-gif, back-normal, back-state or back-gif") { $0.footer = try choice($1, FooterStyle.self) },
+            Key(section: "appearance", name: "trailer", doc: "show a trailer at the right end (true/false)") { $0.trailer = try boolean($1) },
+            Key(section: "appearance", name: "gif-frames", doc: "folder of PNG frames for the gif styles: idle-*.png, pulling-*.png, refreshing-*.png") { $0.gifFrames = try path($1) },
+            Key(section: "appearance", name: "background", doc: "row background colour, #rrggbb") { $0.background = try color($1) },
+            Key(section: "appearance", name: "text-color", doc: "row title colour, #rrggbb") { $0.textColor = try color($1) },
+            Key(section: "appearance", name: "label-color", doc: "colour of the refresh texts and arrow, #rrggbb (MJRefresh's grey 5a5a5a)") { $0.labelColor = try color($1) },
+            Key(section: "appearance", name: "font", doc: "fontconfig family of the texts") { $0.font = $1 },
+            Key(section: "appearance", name: "failure-seconds", doc: "how long a failed refresh shows its failure, seconds (0 to 30)") { $0.failureSeconds = try number($1, 0...30) },
+            Key(section: "state", name: "directory", doc: "where the last-updated time is kept (the service's StateDirectory)") { $0.stateDirectory = try path($1) },
+        ]
+    }
+
+    /// Every key as `section.key`, for docs and errors.
+    public static var keys: [String] { Key.all.map { "\($0.section).\($0.name)" } }
+}
