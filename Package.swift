@@ -41,7 +41,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .executableTarget(name: "PanelRefreshExample", dependencies: ["PanelRefresh"]),
         // The program: sessions, traces and subcommands.
-        .target(name: "PanelApp", dependencies: ["PanelRefresh", "PanelInput", "PanelRender", "PanelDisplay"]),
+        .target(name: "PanelApp", dependencies: ["PanelRefresh", "PanelInput", "PanelRender", "PanelDisplay", "CSystemd"]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .executableTarget(name: "PanelRefreshProgram", dependencies: ["PanelApp"]),
         .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelInput", "PanelGestures", "PanelDisplay", "PanelRefresh"]),
         .testTarget(name: "PanelGesturesTests", dependencies: ["PanelGestures"]),

@@ -8,7 +8,10 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     public var line: Int
     public var message: String
 
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+    public var description: String {
+        if file.isEmpty { return message }
+        return line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
+    }
 }
 
 /// Everything an operator can set, with the defaults of a fresh install. See

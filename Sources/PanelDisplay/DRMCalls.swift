@@ -131,6 +131,8 @@ public enum DisplayError: Error, Sendable, Hashable, CustomStringConvertible {
     case call(String, errno: Int32)
     /// `present` while the last frame is still waiting for its vertical blank.
     case flipPending
+    /// No backend could be brought up; says why for each.
+    case noDisplay(String)
 
     public var description: String {
         func message(_ e: Int32) -> String { String(cString: strerror(e)) + " (errno \(e))" }
@@ -142,6 +144,7 @@ public enum DisplayError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .busy(card, e): return "\(card): cannot take the display: \(message(e)); another program (a compositor, a console) may hold it"
         case let .call(name, e): return "\(name) failed: \(message(e))"
         case .flipPending: return "a frame is already waiting for its vertical blank"
+        case .noDisplay(let reasons): return "no display: \(reasons)"
         }
     }
 }

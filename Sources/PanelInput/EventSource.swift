@@ -26,11 +26,14 @@ public final class TouchInput {
 
     public init(source: any EventSource, width: Double, height: Double,
                 configuration: TouchAssembler.Configuration = .init(), calibration: CalibrationMatrix = .identity,
-                rotation: Rotation = .none) throws {
+                rotation: Rotation = .none, swapAxes: Bool = false, invertX: Bool = false, invertY: Bool = false) throws {
         self.source = source
         assembler = try TouchAssembler(device: source.device, width: width, height: height, configuration: configuration)
         assembler.mapping.calibration = calibration
         assembler.mapping.rotation = rotation
+        assembler.mapping.swapAxes = swapAxes
+        assembler.mapping.invertX = invertX
+        assembler.mapping.invertY = invertY
     }
 
     /// Reads what is available and returns the frames it completes. A device that went away

@@ -16,6 +16,9 @@ public final class TouchscreenSet {
     public var rotation: Rotation
     /// Calibration from configuration; a device's udev property wins over it.
     public var calibration: CalibrationMatrix
+    public var swapAxes = false
+    public var invertX = false
+    public var invertY = false
     /// Hears what could not be opened or read; the set carries on with the others.
     public var onError: ((InputError) -> Void)?
     private let open: Opener
@@ -98,7 +101,8 @@ public final class TouchscreenSet {
         do {
             let source = try open(info.node)
             let input = try TouchInput(source: source, width: width, height: height, configuration: configuration,
-                                       calibration: info.calibration ?? calibration, rotation: rotation)
+                                       calibration: info.calibration ?? calibration, rotation: rotation,
+                                       swapAxes: swapAxes, invertX: invertX, invertY: invertY)
             serial += 1
             entries[info.node] = Entry(input: input, idBase: serial * 1_000_000)
         } catch let error as InputError {

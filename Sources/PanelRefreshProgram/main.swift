@@ -4,12 +4,17 @@ import PanelApp
 import PanelDisplay
 import PanelInput
 import PanelRender
+import PanelRefresh
 
 let version = "0.1.0"
 let usage = """
 usage: panel-refresh COMMAND [OPTIONS]
 
 commands:
+  run [--config FILE] [--set SECTION.KEY=VALUE]... [--device PATH]... [--rotation N] [--screen WxH]
+        the kiosk: the panel's display (DRM, else fbdev; see display.backend), the touchscreens
+        udev reports (or --device), the configured data source; runs until SIGTERM/SIGINT,
+        rereads the configuration on SIGHUP; tells systemd READY/STATUS/WATCHDOG/STOPPING
   demo [--screen WxH] [--out DIR]
         a scripted session (pull to refresh, scroll, load until no more data) on the
         headless display; writes every frame as PNG and an animated PNG into DIR
@@ -66,6 +71,13 @@ func main() async -> Int32 {
     let command = arguments.removeFirst()
     do {
         switch command {
+        case "run":
+            let explicit = try take("--config", from: &arguments)
+            let path = explicit ?? (FileManager.default.fileExists(atPath: Configuration.defaultPath) ? Configuration.defaultPath : nil)
+            var configuration = try path.map { try Configuration.load(path: $0) } ?? Configuration()
+            try RunCommand.apply(arguments: &arguments, to: &configuration)
+            try noneLeft(arguments)
+            try run(configuration, path: path)
         case "demo":
             var width = 800, height = 480
             if let screen = try take("--screen", from: &arguments) { (width, height) = try ScreenOptions.parse(screen) }
@@ -134,6 +146,44 @@ func main() async -> Int32 {
 
 func noneLeft(_ arguments: [String]) throws {
     if let extra = arguments.first { throw UsageError("unexpected \"\(extra)\"") }
+}
+
+/// Starts the kiosk; never returns (the loop runs until a signal ends the process).
+@MainActor
+func run(_ configuration: Configuration, path: String?) throws -> Never {
+    Log.info("starting" + (path.map { " with \($0)" } ?? " with the built-in defaults"))
+    let display = try RunCommand.display(for: configuration)
+    Log.info("display \(display.width)x\(display.height) (\(type(of: display)))")
+    let clock = ManualClock(now: monotonicNow(), epoch: Date(timeIntervalSinceNow: -monotonicNow()))
+    let fonts = try FontLibrary()
+    let runtime = PanelRuntime(configuration: configuration, display: display, fonts: fonts, notifier: SystemdNotifier(),
+                               source: { RunCommand.source(for: configuration, animator: $0) }, clock: clock)
+    let set = TouchscreenSet(explicitPaths: configuration.devices.isEmpty ? nil : configuration.devices,
+                             width: Double(display.width), height: Double(display.height),
+                             configuration: TouchAssembler.Configuration(positionAxes: configuration.positionAxes),
+                             rotation: configuration.rotation, calibration: configuration.calibration ?? .identity) {
+        try EvdevDevice(path: $0, requireDirect: false, grab: configuration.grab)
+    }
+    set.swapAxes = configuration.swapAxes
+    set.invertX = configuration.invertX
+    set.invertY = configuration.invertY
+    set.onError = { Log.error("touchscreen: \($0)") }
+    let discovered: [TouchscreenInfo]
+    do {
+        discovered = try TouchscreenDiscovery.list()
+    } catch {
+        Log.warning("cannot ask udev for touchscreens: \(error)")
+        discovered = []
+    }
+    set.start(discovered: discovered)
+    if set.nodes.isEmpty { Log.warning("no touchscreen yet; waiting for one to appear") }
+    for node in set.nodes { Log.info("touchscreen \(node)") }
+    var monitor: HotplugMonitor?
+    do { monitor = try HotplugMonitor() } catch { Log.warning("no hotplug: \(error)") }
+    let host = RunLoopHost(runtime: runtime, clock: clock, display: display, touchscreens: set, monitor: monitor)
+    host.configurationPath = path
+    host.start()
+    withExtendedLifetime(host) { dispatchMain() }
 }
 
 /// Prints the device's description, then its events as evemu lines, until interrupted (as

@@ -1,0 +1,27 @@
+import CSystemd
+import Foundation
+
+/// Tells the service manager how the program is doing (sd_notify): READY=1, WATCHDOG=1,
+/// STATUS=..., STOPPING=1.
+@MainActor
+public protocol ServiceNotifier: AnyObject {
+    func notify(_ assignment: String)
+    /// The watchdog interval systemd asked for (WatchdogSec), seconds; nil when none.
+    var watchdogInterval: Double? { get }
+}
+
+/// sd_notify through libsystemd; does nothing when not started by systemd (no NOTIFY_SOCKET).
+@MainActor
+public final class SystemdNotifier: ServiceNotifier {
+    public init() {}
+
+    public func notify(_ assignment: String) {
+        _ = sd_notify(0, assignment)
+    }
+
+    public var watchdogInterval: Double? {
+        var microseconds: UInt64 = 0
+        guard sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 else { return nil }
+        return Double(microseconds) / 1_000_000
+    }
+}

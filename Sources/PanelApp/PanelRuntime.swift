@@ -1,0 +1,109 @@
+import Foundation
+import PanelDisplay
+import PanelInput
+import PanelRefresh
+import PanelRender
+
+/// The kiosk as the run loop sees it: a session on a display, frames paced by the display's
+/// completions, the service manager kept informed. Input, timers and signals are wired by the
+/// caller (the program's Dispatch loop; tests call the same methods directly).
+@MainActor
+public final class PanelRuntime {
+    public let scene: Scene
+    public let session: PanelSession
+    public let driver: FrameDriver
+    public let notifier: any ServiceNotifier
+    public private(set) var isReady = false
+    public private(set) var isStopped = false
+    private var display: any Display
+
+    public init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
+                source: (Animator) -> any ItemSource, clock: ManualClock) {
+        self.display = display
+        self.notifier = notifier
+        scene = Scene(size: Size(width: Double(display.width), height: Double(display.height)), clock: clock)
+        scene.screen.textMeasurer = fonts
+        let localizer = RefreshLocalizer(language: RefreshLanguage(code: configuration.locale
+            ?? ProcessInfo.processInfo.environment["LANG"] ?? "en"))
+        session = PanelSession(scene: scene, source: source(scene.animator), pageSize: configuration.pageSize, localizer: localizer)
+        session.failureDisplayDuration = configuration.failureSeconds
+        session.list.rowHeight = .fixed(configuration.rowHeight)
+        session.header.stateLabel.textColor = configuration.labelColor
+        session.header.lastUpdatedTimeLabel.textColor = configuration.labelColor
+        session.footer.stateLabel.textColor = configuration.labelColor
+        session.header.lastUpdatedStore = FileLastUpdatedStore(url: URL(fileURLWithPath: configuration.stateDirectory)
+            .appendingPathComponent("last-updated.json"))
+        driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display)
+        session.onError = { [weak self] error in
+            Log.error("data source: \(error)")
+            self?.notifier.notify("STATUS=last refresh failed: \(error)")
+        }
+        session.header.stateDidChangeHandler = chain(session.header.stateDidChangeHandler) { [weak self] _, to in
+            guard let self else { return }
+            if to == .refreshing { self.notifier.notify("STATUS=refreshing") }
+            if to == .idle, self.session.header.lastResult?.isSuccess ?? false {
+                self.notifier.notify("STATUS=showing \(self.session.items.count) items")
+            }
+        }
+        driver.onError = { Log.error("display: \($0)") }
+    }
+
+    private func chain(_ first: ((RefreshState, RefreshState) -> Void)?, _ second: @escaping (RefreshState, RefreshState) -> Void)
+        -> (RefreshState, RefreshState) -> Void {
+        { first?($0, $1); second($0, $1) }
+    }
+
+    /// Loads the first page and draws the first frame.
+    public func start() {
+        session.start()
+        pump()
+    }
+
+    /// Touch frames from the input devices.
+    public func handle(_ frames: [TouchFrame]) {
+        for frame in frames { scene.dispatcher.handle(frame) }
+        pump()
+    }
+
+    /// Draws a frame if something changed and none is in flight; READY=1 once the first frame
+    /// is on the panel (the display's completion).
+    public func pump() {
+        guard !isStopped else { return }
+        let wasPresented = scene.screen.framesPresented
+        _ = driver.drawFrame()
+        if !isReady && scene.screen.framesPresented > wasPresented { markReady() }
+    }
+
+    /// A frame reached the panel (the display's event): ready after the first, and the next
+    /// frame if anything still moves.
+    public func frameCompleted() {
+        if !isReady && scene.screen.framesPresented > 0 { markReady() }
+        pump()
+    }
+
+    private func markReady() {
+        isReady = true
+        notifier.notify("READY=1")
+        notifier.notify("STATUS=showing the list")
+    }
+
+    /// When the loop must run `pump()` next (monotonic seconds), nil when nothing waits: the
+    /// program then sleeps until input.
+    public var nextWakeUp: Double? {
+        if driver.inFlight { return nil }
+        if scene.screen.needsFrame { return scene.clock.now }
+        return scene.animator.nextWakeUp
+    }
+
+    /// From the watchdog timer, which runs on the loop: a hung loop stops pinging.
+    public func watchdog() { notifier.notify("WATCHDOG=1") }
+
+    /// SIGTERM/SIGINT: no more frames; the display restores what it changed.
+    public func stop() {
+        guard !isStopped else { return }
+        isStopped = true
+        notifier.notify("STOPPING=1")
+        if let drm = display as? DRMDisplay { drm.close() }
+        if let fb = display as? FramebufferDisplay { fb.close() }
+    }
+}

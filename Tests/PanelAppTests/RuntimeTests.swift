@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import PanelApp
+import PanelDisplay
+import PanelRefresh
+import PanelRender
+
+@MainActor
+final class RecordingNotifier: ServiceNotifier {
+    var messages: [String] = []
+    var watchdogInterval: Double? = 10
+    func notify(_ assignment: String) { messages.append(assignment) }
+}
+
+/// A source that fails, for the STATUS path.
+@MainActor
+final class FailingSource: ItemSource {
+    func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
+        completion(.failure(DataSourceError.unreachable(source: "http://panel/items", reason: "connection refused")))
+    }
+}
+
+@MainActor
+@Suite("Runtime")
+struct RuntimeTests {
+    func runtime(source: @escaping (Animator) -> any ItemSource) throws -> (PanelRuntime, RecordingNotifier, ManualClock, HeadlessDisplay) {
+        var configuration = Configuration()
+        configuration.stateDirectory = FileManager.default.temporaryDirectory.path
+        configuration.locale = "en"
+        let display = HeadlessDisplay(width: 400, height: 240)
+        let notifier = RecordingNotifier()
+        let clock = ManualClock()
+        let runtime = PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(), notifier: notifier,
+                                   source: source, clock: clock)
+        return (runtime, notifier, clock, display)
+    }
+
+    /// Runs the loop as the program does: pump at each wake-up until nothing waits.
+    func runUntilIdle(_ runtime: PanelRuntime, _ clock: ManualClock, limit: Double = 10) {
+        let end = clock.now + limit
+        while let wake = runtime.nextWakeUp, clock.now < end {
+            clock.advance(to: max(wake, clock.now + 1.0 / 60))
+            runtime.pump()
+        }
+    }
+
+    @Test("READY=1 after the first frame; the first page loads; then no wake-ups while idle")
+    func startup() throws {
+        let (runtime, notifier, clock, display) = try runtime { SampleItemSource(pages: 2, delay: 1, animator: $0) }
+        #expect(!notifier.messages.contains("READY=1"))
+        runtime.start()
+        #expect(notifier.messages.filter { $0 == "READY=1" }.count == 1)
+        #expect(display.framesPresented == 1, "READY=1 came with the first presented frame")
+        #expect(notifier.messages.contains("STATUS=refreshing"))
+        runUntilIdle(runtime, clock)
+        #expect(runtime.session.items.count == 20)
+        #expect(notifier.messages.contains("STATUS=showing 20 items"))
+        #expect(runtime.nextWakeUp == nil, "idle: the loop sleeps until input")
+        let frames = display.framesPresented
+        clock.advance(by: 60)
+        runtime.pump()
+        #expect(display.framesPresented == frames)
+    }
+
+    @Test("a failing source: the failure in STATUS, the list kept, the header back to idle after its dwell")
+    func failure() throws {
+        let (runtime, notifier, clock, _) = try runtime { _ in FailingSource() }
+        runtime.session.showFirstPage()
+        runtime.start()
+        runUntilIdle(runtime, clock)
+        #expect(notifier.messages.contains { $0.hasPrefix("STATUS=last refresh failed: http://panel/items is unreachable") })
+        #expect(runtime.session.items.count == 20)
+        #expect(runtime.session.header.state == .idle)
+    }
+
+    @Test("touches drive the list; stop says STOPPING=1 once and draws nothing more")
+    func touchesAndStop() throws {
+        let (runtime, notifier, clock, display) = try runtime { SampleItemSource(pages: 5, delay: 0.5, animator: $0) }
+        runtime.start()
+        runUntilIdle(runtime, clock)
+        var script = GestureScript(start: clock.now + 0.1)
+        script.drag(from: Point(x: 200, y: 220), to: Point(x: 200, y: 40), duration: 0.2, hold: 0.1)
+        for frame in script.frames {
+            clock.advance(to: frame.timestamp)
+            runtime.handle([frame])
+        }
+        runUntilIdle(runtime, clock)
+        #expect(runtime.session.list.contentOffset.y > 100)
+        runtime.watchdog()
+        #expect(notifier.messages.contains("WATCHDOG=1"))
+        runtime.stop()
+        runtime.stop()
+        #expect(notifier.messages.filter { $0 == "STOPPING=1" }.count == 1)
+        let frames = display.framesPresented
+        runtime.session.list.contentOffset = .zero
+        runtime.pump()
+        #expect(display.framesPresented == frames)
+    }
+
+    @Test("command-line options override the configuration and are checked the same way")
+    func options() throws {
+        var configuration = Configuration()
+        var arguments = ["--device", "/dev/input/event5", "--set", "data.page-size=5", "--rotation", "180", "--screen", "1024x600", "--extra"]
+        try RunCommand.apply(arguments: &arguments, to: &configuration)
+        #expect(arguments == ["--extra"])
+        #expect(configuration.devices == ["/dev/input/event5"] && configuration.pageSize == 5)
+        #expect(configuration.rotation == .upsideDown && configuration.mode?.width == 1024 && configuration.headlessSize.height == 600)
+        var bad = ["--set", "data.page-size=0"]
+        #expect(throws: ConfigurationError(file: "command line", line: 0, message: "data.page-size: \"0\" is not a whole number in 1...1000")) {
+            try RunCommand.apply(arguments: &bad, to: &configuration)
+        }
+    }
+
+    @Test("with no DRM card and no framebuffer, auto says why for both")
+    func noDisplay() {
+        var configuration = Configuration()
+        configuration.card = "/nonexistent/card0"
+        configuration.framebuffer = "/nonexistent/fb0"
+        do {
+            _ = try RunCommand.display(for: configuration)
+            Issue.record("found a display")
+        } catch let DisplayError.noDisplay(reasons) {
+            #expect(reasons.contains("DRM:") && reasons.contains("fbdev:") && reasons.contains("/nonexistent/fb0"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}
