@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "PanelRefreshTests", dependencies: ["PanelRefresh"]),
         .testTarget(name: "PanelInputTests", dependencies: ["PanelInput", "PanelRefresh"], exclude: ["Fixtures"]),
         .testTarget(name: "PanelAppTests", dependencies: ["PanelApp"]),
-        .testTarget(name: "PanelRenderTests", dependencies: ["PanelRender", "PanelDisplay", "PanelRefresh"], exclude: ["Golden"]),
+        .testTarget(name: "PanelRenderTests", dependencies: ["PanelRender", "PanelDisplay", "PanelRefresh", "PanelApp"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -94,6 +94,9 @@ public enum DemoCommand {
         public var frames: Int
         public var animation: String
         public var trace: [TraceEvent]
+        /// The frame file showing each key moment: "pulling", "refreshing", "loading",
+        /// "no-more-data" (the first frame drawn after the state was entered).
+        public var moments: [String: String]
     }
 
     public static func run(width: Int = 800, height: Int = 480, directory: String) throws -> Result {
@@ -112,7 +115,23 @@ public enum DemoCommand {
         // Frames at 30 Hz keep the folder and the animation small.
         scene.frameInterval = 1.0 / 30
         let source = SampleItemSource(pages: 3, delay: 1, animator: scene.animator)
-        let session = PanelSession(scene: scene, source: source)
+        let session = PanelSession(scene: scene, source: source, localizer: RefreshLocalizer())
+        var moments: [String: String] = [:]
+        var pending: String?
+        session.onTrace = { event in
+            switch event {
+            case let .state(_, "header", _, to) where to == .pulling && moments["pulling"] == nil: pending = "pulling"
+            case let .state(_, "header", _, to) where to == .refreshing && moments["refreshing"] == nil: pending = "refreshing"
+            case let .state(_, "footer", _, to) where to == .refreshing && moments["loading"] == nil: pending = "loading"
+            case let .state(_, "footer", _, to) where to == .noMoreData: pending = "no-more-data"
+            case .frame:
+                if let moment = pending {
+                    moments[moment] = framesDirectory + "/frame-" + String(format: "%05d", display.framesPresented) + ".png"
+                    pending = nil
+                }
+            default: break
+            }
+        }
         session.showFirstPage()
         scene.frame()
         let w = Double(width), h = Double(height)
@@ -136,6 +155,6 @@ public enum DemoCommand {
         let files = try FileManager.default.contentsOfDirectory(atPath: framesDirectory).filter { $0.hasSuffix(".png") }.sorted()
         let animation = directory + "/demo.png"
         try AnimatedPNG.write(frames: files.map { framesDirectory + "/" + $0 }, delay: 1.0 / 30, to: animation)
-        return Result(directory: directory, frames: files.count, animation: animation, trace: session.trace)
+        return Result(directory: directory, frames: files.count, animation: animation, trace: session.trace, moments: moments)
     }
 }

@@ -15,10 +15,11 @@ commands:
         the kiosk: the panel's display (DRM, else fbdev; see display.backend), the touchscreens
         udev reports (or --device), the configured data source; runs until SIGTERM/SIGINT,
         rereads the configuration on SIGHUP; tells systemd READY/STATUS/WATCHDOG/STOPPING
-  demo [--screen WxH] [--out DIR]
-        a scripted session (pull to refresh, scroll, load until no more data) on the
-        headless display; writes every frame as PNG and an animated PNG into DIR
-        (default: a new folder under $TMPDIR) and prints where
+  demo [--screen WxH] [--out DIR] [--headless]
+        a scripted session (pull to refresh, scroll, load until no more data): on the panel
+        when a DRM or fbdev display is usable, else (or with --headless) on the headless
+        display, writing every frame as PNG and an animated PNG into DIR (default: a new
+        folder under $TMPDIR) and printing where
   replay FILE [--desc FILE] [--screen WxH] [--rotation 0|90|180|270] [--frames DIR]
               [--trace] [--refresh-seconds S] [--axes X,Y]
         feeds an evemu recording through the whole pipeline in virtual time; --trace prints
@@ -83,8 +84,20 @@ func main() async -> Int32 {
             if let screen = try take("--screen", from: &arguments) { (width, height) = try ScreenOptions.parse(screen) }
             let out = try take("--out", from: &arguments)
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent("panel-refresh-demo-\(getpid())").path
+            let headless = flag("--headless", in: &arguments)
             try noneLeft(arguments)
-            Log.info("no display requested: running the demo on the headless display")
+            if !headless {
+                do {
+                    let display = try RunCommand.display(for: Configuration())
+                    Log.info("showing the demo on the panel (\(display.width)x\(display.height))")
+                    _ = LiveDemo.run(display: display, fonts: try FontLibrary(), notifier: SystemdNotifier(),
+                                     now: monotonicNow, waitUntil: { waitForDisplay(display, until: $0) })
+                    print("demo: shown on the panel")
+                    return 0
+                } catch {
+                    Log.info("no usable display (\(error)): running the demo on the headless display")
+                }
+            }
             let result = try DemoCommand.run(width: width, height: height, directory: out)
             print("demo: \(result.frames) frames in \(result.directory)/frames, animation \(result.animation)")
         case "replay":
@@ -146,6 +159,21 @@ func main() async -> Int32 {
 
 func noneLeft(_ arguments: [String]) throws {
     if let extra = arguments.first { throw UsageError("unexpected \"\(extra)\"") }
+}
+
+/// Sleeps until `deadline` (monotonic seconds) or until the DRM card reports a flip; returns
+/// whether a frame completed.
+@MainActor
+func waitForDisplay(_ display: any Display, until deadline: Double) -> Bool {
+    let timeout = max(0, deadline - monotonicNow())
+    if let drm = display as? DRMDisplay {
+        var waiter = pollfd(fd: drm.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&waiter, 1, Int32((timeout * 1000).rounded(.up))) > 0 else { return false }
+        do { try drm.handleEvents() } catch { Log.error("display events: \(error)") }
+        return true
+    }
+    usleep(UInt32(min(timeout, 1) * 1_000_000))
+    return false
 }
 
 /// Starts the kiosk; never returns (the loop runs until a signal ends the process).

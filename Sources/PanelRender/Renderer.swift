@@ -41,7 +41,9 @@ public final class Renderer {
         let full = Rect(origin: .zero, size: screen.size)
         let areas = (damage ?? [full]).compactMap { $0.intersection(full) }
         guard !areas.isEmpty else { return }
-        let pixelAreas = areas.map(toPixels)
+        // Whole pixels, outwards: what is cleared must be exactly what may be drawn (the clip),
+        // or the partial pixels at fractional edges would be drawn over without being cleared.
+        let pixelAreas = areas.map { Self.outward(toPixels($0)) }
         let bounds = areas.dropFirst().reduce(areas[0]) { $0.union($1) }
         canvas.setClip(pixelAreas)
         for area in pixelAreas { canvas.fill(area, color: clearColor) }
@@ -60,6 +62,11 @@ public final class Renderer {
         var currentClip: Rect
     }
 
+    static func outward(_ r: Rect) -> Rect {
+        let x0 = r.minX.rounded(.down), y0 = r.minY.rounded(.down)
+        return Rect(x: x0, y: y0, width: r.maxX.rounded(.up) - x0, height: r.maxY.rounded(.up) - y0)
+    }
+
     private func toPixels(_ r: Rect) -> Rect {
         Rect(x: r.minX * scale, y: r.minY * scale, width: r.width * scale, height: r.height * scale)
     }
@@ -67,17 +74,18 @@ public final class Renderer {
     private func applyClip(_ state: inout DrawState) {
         guard state.currentClip != state.clip else { return }
         state.currentClip = state.clip
-        state.canvas.setClip(state.damage.compactMap { $0.intersection(state.clip) }.map(toPixels))
+        state.canvas.setClip(state.damage.compactMap { $0.intersection(state.clip) }.map { Self.outward(toPixels($0)) })
     }
 
     /// `offset`: screen position of the superview's bounds origin, points.
     private func draw(_ view: View, offset: Point, opacity: Double, screen: Screen, state: inout DrawState) {
         guard !view.isHidden, view.alpha > 0.004 else { return }
         let frame = Rect(origin: offset + view.frame.origin, size: view.frame.size)
+        let extent = view.extentInSuperview.offsetBy(dx: offset.x, dy: offset.y)
         // Views outside the damage and the clip cost nothing; their subviews may still reach
         // out of them (a header above its scroll view's content), so only clipping views and
         // views without subviews are skipped whole.
-        let reaches = frame.intersection(state.damageBounds) != nil && frame.intersection(state.clip) != nil
+        let reaches = extent.intersection(state.damageBounds) != nil && extent.intersection(state.clip) != nil
         let clips = view.clipsToBounds || view is ScrollView
         if !reaches && (clips || view.subviews.isEmpty) { return }
         let opacity = opacity * view.alpha

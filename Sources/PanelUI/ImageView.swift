@@ -1,3 +1,4 @@
+import Foundation
 import PanelGestures
 /// Names an image the renderer can load (a file path or a built-in shape name) and its size
 /// in points.
@@ -30,7 +31,30 @@ open class ImageView: View {
     /// Draws the image's alpha in this colour (template rendering), if set.
     public var tintColor: Color? { didSet { if tintColor != oldValue { setNeedsDisplay() } } }
     /// Rotation about the centre, radians, clockwise on screen.
-    public var rotation: Double = 0 { didSet { if rotation != oldValue { setNeedsDisplay() } } }
+    public var rotation: Double = 0 {
+        didSet {
+            guard rotation != oldValue else { return }
+            // Where it was drawn and where it will be: a turned image leaves its bounds.
+            setNeedsDisplay(Self.rotatedBox(bounds, oldValue))
+            setNeedsDisplay(drawingExtent)
+        }
+    }
+
+    /// The box a rect covers turned by `angle` about its centre.
+    static func rotatedBox(_ r: Rect, _ angle: Double) -> Rect {
+        let c = abs(cos(angle)), s = abs(sin(angle))
+        let ex = c * r.width / 2 + s * r.height / 2, ey = s * r.width / 2 + c * r.height / 2
+        return Rect(x: r.midX - ex, y: r.midY - ey, width: 2 * ex, height: 2 * ey)
+    }
+
+    /// The image may be larger than the view (content mode center or right) and turned.
+    open override var drawingExtent: Rect {
+        var box = bounds
+        if let size = (currentImage ?? image)?.size {
+            box = box.union(Rect(x: bounds.midX - size.width / 2, y: bounds.midY - size.height / 2, width: size.width, height: size.height))
+        }
+        return rotation == 0 ? box : Self.rotatedBox(box, rotation)
+    }
     public var contentMode: ContentMode = .center { didSet { if contentMode != oldValue { setNeedsDisplay() } } }
 
     /// Frames of the animation.

@@ -18,8 +18,8 @@ open class View {
     public var frame: Rect {
         didSet {
             guard frame != oldValue else { return }
-            superview?.setNeedsDisplay(oldValue)
-            superview?.setNeedsDisplay(frame)
+            superview?.setNeedsDisplay(extent(for: oldValue))
+            superview?.setNeedsDisplay(extent(for: frame))
             guard frame.size != oldValue.size else { return }
             setNeedsLayout()
             resizeSubviews(by: Size(width: frame.width - oldValue.width, height: frame.height - oldValue.height))
@@ -61,6 +61,20 @@ open class View {
 
     public var bounds: Rect { Rect(origin: boundsOrigin, size: frame.size) }
 
+    /// Everything the view draws, in its own coordinates: its bounds, or more (a rotated
+    /// image reaches outside them). Damage and the renderer's culling use it.
+    open var drawingExtent: Rect { bounds }
+
+    /// `drawingExtent` in the superview's coordinates, for a frame of `frame`.
+    func extent(for frame: Rect) -> Rect {
+        let e = drawingExtent
+        return Rect(x: frame.minX + e.minX - boundsOrigin.x, y: frame.minY + e.minY - boundsOrigin.y,
+                    width: max(e.width, 0), height: max(e.height, 0)).union(frame)
+    }
+
+    /// `drawingExtent` in the superview's coordinates.
+    public var extentInSuperview: Rect { extent(for: frame) }
+
     // MARK: Appearance
 
     /// Opacity in [0, 1], multiplied with the superviews'.
@@ -70,7 +84,7 @@ open class View {
     open var isHidden = false {
         didSet {
             guard isHidden != oldValue else { return }
-            superview?.setNeedsDisplay(frame)
+            superview?.setNeedsDisplay(extentInSuperview)
             superview?.setNeedsLayout()
         }
     }
@@ -102,6 +116,7 @@ open class View {
     public func addSubview(_ view: View) { insertSubview(view, at: subviews.count) }
 
     public func insertSubview(_ view: View, at index: Int) {
+        defer { setNeedsDisplay(view.extentInSuperview) }
         if view.superview === self, let old = subviews.firstIndex(where: { $0 === view }) {
             subviews.remove(at: old)
             subviews.insert(view, at: min(index, subviews.count))
@@ -111,14 +126,13 @@ open class View {
         view.willMove(toSuperview: self)
         subviews.insert(view, at: min(max(index, 0), subviews.count))
         view.superview = self
-        setNeedsDisplay(view.frame)
         view.didMoveToSuperview()
     }
 
     public func removeFromSuperview() {
         guard let parent = superview else { return }
         willMove(toSuperview: nil)
-        parent.setNeedsDisplay(frame)
+        parent.setNeedsDisplay(extentInSuperview)
         parent.subviews.removeAll { $0 === self }
         superview = nil
         didMoveToSuperview()

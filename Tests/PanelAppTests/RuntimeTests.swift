@@ -126,3 +126,28 @@ struct RuntimeTests {
         }
     }
 }
+
+@MainActor
+@Suite("Live demo")
+struct LiveDemoTests {
+    @Test("the live demo plays the whole session on a display, paced by an injected clock")
+    func live() throws {
+        let display = HeadlessDisplay(width: 320, height: 200)
+        var time = 100.0
+        var waits = 0
+        let notifier = RecordingNotifier()
+        let session = LiveDemo.run(display: display, fonts: try FontLibrary(), notifier: notifier,
+                                   now: { time },
+                                   waitUntil: { deadline in
+                                       waits += 1
+                                       time = max(time + 1.0 / 60, deadline)
+                                       return false
+                                   })
+        #expect(session.items.count == 60)
+        #expect(session.footer.state == .noMoreData)
+        #expect(session.trace.contains { if case let .refresh(_, c) = $0 { return c == "header" }; return false })
+        #expect(notifier.messages.contains("READY=1") && notifier.messages.last == "STOPPING=1")
+        #expect(display.framesPresented > 100)
+        #expect(waits < 5000, "it sleeps between frames instead of spinning")
+    }
+}

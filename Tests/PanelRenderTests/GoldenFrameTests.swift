@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PanelRender
+import PanelApp
 import PanelRefresh
 
 /// The default look, state by state, against Golden/*.png.
@@ -152,6 +153,17 @@ struct GoldenFrameTests {
         footer.beginRefreshing()
         large.scene.wait(0.5)
         try large.snapshot("kiosk-1280x720-loading")
+    }
+
+    @Test("the demo's key moments: armed, refreshing, loading the next page, no more data")
+    func demo() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("panel-demo-golden-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try DemoCommand.run(width: 320, height: 200, directory: dir)
+        #expect(Set(result.moments.keys) == ["pulling", "refreshing", "loading", "no-more-data"])
+        for (moment, path) in result.moments.sorted(by: { $0.key < $1.key }) {
+            if let problem = try Golden.check(try PNG.read(path: path), "demo-\(moment)") { Issue.record("\(problem)") }
+        }
     }
 
     @Test("a list mid-scroll")

@@ -65,8 +65,9 @@ struct ViewTests {
         #expect(view.layouts == layouts)
         view.frame = Rect(x: 20, y: 10, width: 100, height: 50)
         let moved = screen.prepareFrame()
-        #expect(moved.contains(Rect(x: 10, y: 10, width: 100, height: 40)))
-        #expect(moved.contains(Rect(x: 20, y: 10, width: 100, height: 50)))
+        func covered(_ r: Rect) -> Bool { moved.contains { $0.union(r) == $0 } }
+        #expect(covered(Rect(x: 10, y: 10, width: 100, height: 40)), "where it was")
+        #expect(covered(Rect(x: 20, y: 10, width: 100, height: 50)), "where it is")
         #expect(view.layouts == layouts + 1, "a new size lays out again")
     }
 
@@ -171,5 +172,28 @@ struct AutoresizingTests {
         #expect(wide.frame == Rect(x: 10, y: 0, width: 460, height: 40))
         #expect(tall.frame == Rect(x: 0, y: 5, width: 60, height: 790))
         #expect(fixed.frame == Rect(x: 0, y: 0, width: 100, height: 100))
+    }
+}
+
+@MainActor
+@Suite("Drawing extent")
+struct DrawingExtentTests {
+    @Test("a turned image reaches outside its bounds, and its damage covers where it was and is")
+    func rotated() {
+        let screen = Screen(size: Size(width: 200, height: 200), animator: Animator(clock: ManualClock()))
+        let arrow = ImageView(frame: Rect(x: 50, y: 50, width: 15, height: 40))
+        arrow.image = ImageReference(name: "arrow", size: Size(width: 15, height: 40))
+        screen.rootView.addSubview(arrow)
+        _ = screen.prepareFrame()
+        arrow.rotation = .pi / 2
+        let extent = arrow.drawingExtent
+        #expect(abs(extent.width - 40) < 1e-9 && abs(extent.height - 15) < 1e-9)
+        let damage = screen.prepareFrame()
+        func covered(_ r: Rect) -> Bool { damage.contains { $0.union(r) == $0 } }
+        #expect(covered(Rect(x: 50, y: 50, width: 15, height: 40)), "upright")
+        #expect(covered(Rect(x: 37.5, y: 62.5, width: 40, height: 15)), "turned")
+        arrow.isHidden = true
+        let hidden = screen.prepareFrame()
+        #expect(hidden.contains { $0.union(Rect(x: 37.5, y: 50, width: 40, height: 40)) == $0 })
     }
 }
