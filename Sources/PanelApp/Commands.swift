@@ -40,6 +40,8 @@ public enum ReplayCommand {
         public var framesDirectory: String?
         public var refreshSeconds = 1.0
         public var positionAxes: (x: UInt16, y: UInt16)?
+        /// Input mapping, locale and styles from a configuration file (`--config`).
+        public var configuration: Configuration?
 
         public init(file: String) { self.file = file }
     }
@@ -67,15 +69,24 @@ public enum ReplayCommand {
             display = headless
         }
         let source = SampleItemSource(delay: options.refreshSeconds, animator: scene.animator)
-        let session = PanelSession(scene: scene, source: source)
+        let config = options.configuration ?? Configuration()
+        let localizer = RefreshLocalizer(language: RefreshLanguage(code: config.locale ?? "en"))
+        let session = PanelSession(scene: scene, source: source, localizer: localizer,
+                                   header: try Appearance.header(config, localizer: localizer),
+                                   footer: try Appearance.footer(config, localizer: localizer))
+        if options.configuration != nil { Appearance.styleRows(session.list, config) }
         session.onTrace = onTrace
         session.showFirstPage()
         scene.frame()
-        var configuration = TouchAssembler.Configuration(positionAxes: options.positionAxes)
+        var configuration = TouchAssembler.Configuration(positionAxes: options.positionAxes ?? config.positionAxes)
         configuration.maxProtocolAJump = .infinity
         var replay = try EvemuReplay(recording: recording, width: Double(options.width), height: Double(options.height),
                                      configuration: configuration)
-        replay.assembler.mapping.rotation = options.rotation
+        replay.assembler.mapping.rotation = options.rotation == .none ? config.rotation : options.rotation
+        replay.assembler.mapping.calibration = config.calibration ?? .identity
+        replay.assembler.mapping.swapAxes = config.swapAxes
+        replay.assembler.mapping.invertX = config.invertX
+        replay.assembler.mapping.invertY = config.invertY
         let start = scene.clock.now + 0.1
         session.traceOrigin = start
         scene.play(replay.frames(start: start))

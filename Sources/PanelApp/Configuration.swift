@@ -54,7 +54,6 @@ public struct Configuration: Sendable {
     public var locale: String?
     public var header: HeaderStyle = .normal
     public var footer: FooterStyle = .autoNormal
-    public var trailer = false
     public var gifFrames: String?
     public var background = Color.white
     public var textColor = Color.black
@@ -226,7 +225,6 @@ public struct Configuration: Sendable {
             Key(section: "appearance", name: "locale", doc: "language of the texts (en, zh_CN, zh_TW, ko, ru, uk, ...); empty: LANG") { $0.locale = $1 },
             Key(section: "appearance", name: "header", doc: "normal, state or gif") { $0.header = try choice($1, HeaderStyle.self) },
             Key(section: "appearance", name: "footer", doc: "auto-normal, auto-state, auto-gif, back-normal, back-state or back-gif") { $0.footer = try choice($1, FooterStyle.self) },
-            Key(section: "appearance", name: "trailer", doc: "show a trailer at the right end (true/false)") { $0.trailer = try boolean($1) },
             Key(section: "appearance", name: "gif-frames", doc: "folder of PNG frames for the gif styles: idle-*.png, pulling-*.png, refreshing-*.png") { $0.gifFrames = try path($1) },
             Key(section: "appearance", name: "background", doc: "row background colour, #rrggbb") { $0.background = try color($1) },
             Key(section: "appearance", name: "text-color", doc: "row title colour, #rrggbb") { $0.textColor = try color($1) },

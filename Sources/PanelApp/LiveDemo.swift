@@ -27,12 +27,12 @@ public enum LiveDemo {
     ///   - waitUntil: blocks until the given time or until the display has news; returns
     ///     whether a frame completed (the DRM card's event), so the runtime can draw the next.
     public static func run(display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
-                           now: () -> Double, waitUntil: (Double) -> Bool) -> PanelSession {
+                           now: () -> Double, waitUntil: (Double) -> Bool) throws -> PanelSession {
         var configuration = Configuration()
         configuration.stateDirectory = FileManager.default.temporaryDirectory.path
         configuration.pageSize = 20
         let clock = ManualClock(now: now())
-        let runtime = PanelRuntime(configuration: configuration, display: display, fonts: fonts, notifier: notifier,
+        let runtime = try PanelRuntime(configuration: configuration, display: display, fonts: fonts, notifier: notifier,
                                    source: { SampleItemSource(pages: 3, delay: 1, animator: $0) }, clock: clock)
         runtime.session.showFirstPage()
         let frames = script(width: Double(display.width), height: Double(display.height), start: clock.now,

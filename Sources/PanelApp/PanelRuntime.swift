@@ -18,19 +18,18 @@ public final class PanelRuntime {
     private var display: any Display
 
     public init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
-                source: (Animator) -> any ItemSource, clock: ManualClock) {
+                source: (Animator) -> any ItemSource, clock: ManualClock) throws {
         self.display = display
         self.notifier = notifier
         scene = Scene(size: Size(width: Double(display.width), height: Double(display.height)), clock: clock)
         scene.screen.textMeasurer = fonts
         let localizer = RefreshLocalizer(language: RefreshLanguage(code: configuration.locale
             ?? ProcessInfo.processInfo.environment["LANG"] ?? "en"))
-        session = PanelSession(scene: scene, source: source(scene.animator), pageSize: configuration.pageSize, localizer: localizer)
+        session = PanelSession(scene: scene, source: source(scene.animator), pageSize: configuration.pageSize, localizer: localizer,
+                               header: try Appearance.header(configuration, localizer: localizer),
+                               footer: try Appearance.footer(configuration, localizer: localizer))
         session.failureDisplayDuration = configuration.failureSeconds
-        session.list.rowHeight = .fixed(configuration.rowHeight)
-        session.header.stateLabel.textColor = configuration.labelColor
-        session.header.lastUpdatedTimeLabel.textColor = configuration.labelColor
-        session.footer.stateLabel.textColor = configuration.labelColor
+        Appearance.styleRows(session.list, configuration)
         session.header.lastUpdatedStore = FileLastUpdatedStore(url: URL(fileURLWithPath: configuration.stateDirectory)
             .appendingPathComponent("last-updated.json"))
         driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display)

@@ -8,8 +8,8 @@ import PanelRefresh
 public final class PanelSession: ListDataSource {
     public let scene: Scene
     public let list: ListView
-    public let header: NormalHeader
-    public let footer: AutoNormalFooter
+    public let header: StateHeader
+    public let footer: RefreshFooter
     public let source: any ItemSource
     public var pageSize: Int
     /// Seconds a failed refresh shows its failure before the header closes.
@@ -25,25 +25,27 @@ public final class PanelSession: ListDataSource {
     /// Seconds of the scene's clock at the first input event; traces count from it.
     public var traceOrigin: Double = 0
 
-    public init(scene: Scene, source: any ItemSource, pageSize: Int = 20, localizer: RefreshLocalizer = .shared) {
+    /// - Parameters: `header` and `footer` default to MJRefresh's normal header and auto footer.
+    public init(scene: Scene, source: any ItemSource, pageSize: Int = 20, localizer: RefreshLocalizer = .shared,
+                header: StateHeader? = nil, footer: RefreshFooter? = nil) {
         self.scene = scene
         self.source = source
         self.pageSize = pageSize
         list = ListView(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator)
         list.rowHeight = .fixed(72)
-        header = NormalHeader(localizer: localizer)
-        footer = AutoNormalFooter(localizer: localizer)
-        header.finishedDisplayDuration = 0
+        self.header = header ?? NormalHeader(localizer: localizer)
+        self.footer = footer ?? AutoNormalFooter(localizer: localizer)
+        self.header.finishedDisplayDuration = 0
         list.dataSource = self
         scene.screen.rootView.addSubview(list)
         scene.dispatcher.scrollView = list
-        list.header = header
-        list.footer = footer
-        footer.hidesWhenEmpty = true
-        header.refreshingAction = { [weak self] in self?.refresh() }
-        footer.refreshingAction = { [weak self] in self?.loadMore() }
-        header.stateDidChangeHandler = { [weak self] in self?.record(.state(t: self?.now ?? 0, component: "header", from: $0, to: $1)) }
-        footer.stateDidChangeHandler = { [weak self] in self?.record(.state(t: self?.now ?? 0, component: "footer", from: $0, to: $1)) }
+        list.header = self.header
+        list.footer = self.footer
+        self.footer.hidesWhenEmpty = true
+        self.header.refreshingAction = { [weak self] in self?.refresh() }
+        self.footer.refreshingAction = { [weak self] in self?.loadMore() }
+        self.header.stateDidChangeHandler = { [weak self] in self?.record(.state(t: self?.now ?? 0, component: "header", from: $0, to: $1)) }
+        self.footer.stateDidChangeHandler = { [weak self] in self?.record(.state(t: self?.now ?? 0, component: "footer", from: $0, to: $1)) }
         scene.dispatcher.onPan = { [weak self] e in
             guard let self else { return }
             self.record(.pan(t: self.now, phase: e.state.rawValue, x: e.location.x, y: e.location.y,

@@ -21,7 +21,7 @@ commands:
         display, writing every frame as PNG and an animated PNG into DIR (default: a new
         folder under $TMPDIR) and printing where
   replay FILE [--desc FILE] [--screen WxH] [--rotation 0|90|180|270] [--frames DIR]
-              [--trace] [--refresh-seconds S] [--axes X,Y]
+              [--trace] [--refresh-seconds S] [--axes X,Y] [--config FILE]
         feeds an evemu recording through the whole pipeline in virtual time; --trace prints
         JSON lines (pan, state, refresh, frame, error); --axes takes positions from other
         ABS codes (hex), e.g. 02,03 for devices that report on ABS_Z/ABS_RX
@@ -90,7 +90,7 @@ func main() async -> Int32 {
                 do {
                     let display = try RunCommand.display(for: Configuration())
                     Log.info("showing the demo on the panel (\(display.width)x\(display.height))")
-                    _ = LiveDemo.run(display: display, fonts: try FontLibrary(), notifier: SystemdNotifier(),
+                    _ = try LiveDemo.run(display: display, fonts: try FontLibrary(), notifier: SystemdNotifier(),
                                      now: monotonicNow, waitUntil: { waitForDisplay(display, until: $0) })
                     print("demo: shown on the panel")
                     return 0
@@ -122,6 +122,7 @@ func main() async -> Int32 {
                 guard parts.count == 2 else { throw UsageError("bad --axes \"\(axes)\": want two hex ABS codes, e.g. 02,03") }
                 options.positionAxes = (parts[0], parts[1])
             }
+            if let config = try take("--config", from: &arguments) { options.configuration = try Configuration.load(path: config) }
             let trace = flag("--trace", in: &arguments)
             try noneLeft(arguments)
             let result = try ReplayCommand.run(options, onTrace: trace ? { print($0.json) } : nil)
@@ -184,7 +185,7 @@ func run(_ configuration: Configuration, path: String?) throws -> Never {
     Log.info("display \(display.width)x\(display.height) (\(type(of: display)))")
     let clock = ManualClock(now: monotonicNow(), epoch: Date(timeIntervalSinceNow: -monotonicNow()))
     let fonts = try FontLibrary()
-    let runtime = PanelRuntime(configuration: configuration, display: display, fonts: fonts, notifier: SystemdNotifier(),
+    let runtime = try PanelRuntime(configuration: configuration, display: display, fonts: fonts, notifier: SystemdNotifier(),
                                source: { RunCommand.source(for: configuration, animator: $0) }, clock: clock)
     let set = TouchscreenSet(explicitPaths: configuration.devices.isEmpty ? nil : configuration.devices,
                              width: Double(display.width), height: Double(display.height),

@@ -3,6 +3,7 @@ import Testing
 @testable import PanelApp
 import PanelInput
 import PanelRefresh
+import PanelRender
 
 @Suite("Configuration")
 struct ConfigurationTests {
@@ -92,5 +93,66 @@ struct ConfigurationTests {
             if line.hasPrefix("| `"), let name = line.split(separator: "`").dropFirst().first { documented.insert("\(section).\(name)") }
         }
         #expect(Set(Configuration.keys) == documented)
+    }
+}
+
+@MainActor
+@Suite("Appearance")
+struct AppearanceTests {
+    @Test("each header and footer style builds its component, in the configured colour and font")
+    func styles() throws {
+        var c = Configuration()
+        c.labelColor = Color(red: 1, green: 2, blue: 3)
+        c.font = "DejaVu Serif"
+        let localizer = RefreshLocalizer()
+        for (style, type) in [(Configuration.HeaderStyle.normal, "NormalHeader"), (.state, "StateHeader")] {
+            c.header = style
+            let header = try Appearance.header(c, localizer: localizer)
+            #expect(String(describing: Swift.type(of: header)) == type)
+            #expect(header.stateLabel.textColor == Color(red: 1, green: 2, blue: 3))
+            #expect(header.stateLabel.font == Font(family: "DejaVu Serif", size: 14, weight: .bold))
+        }
+        for (style, type) in [(Configuration.FooterStyle.autoNormal, "AutoNormalFooter"), (.autoState, "AutoStateFooter"),
+                              (.backNormal, "BackNormalFooter"), (.backState, "BackStateFooter")] {
+            c.footer = style
+            #expect(String(describing: Swift.type(of: try Appearance.footer(c, localizer: localizer))) == type)
+        }
+    }
+
+    @Test("gif frames come from the folder, per state, in name order; a folder without frames is an error")
+    func gif() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("frames-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for name in ["idle-02.png", "idle-01.png", "refreshing-1.png"] {
+            try PNG.write(Surface(width: 30, height: 60, format: .argb8888), to: dir + "/" + name)
+        }
+        var c = Configuration()
+        c.header = .gif
+        c.gifFrames = dir
+        let header = try #require(try Appearance.header(c, localizer: RefreshLocalizer()) as? GifHeader)
+        #expect(header.images(for: .idle)?.images.map { URL(fileURLWithPath: $0.name).lastPathComponent } == ["idle-01.png", "idle-02.png"])
+        #expect(header.images(for: .refreshing)?.images.count == 1)
+        #expect(header.height == 60, "grows to the frames")
+        c.gifFrames = FileManager.default.temporaryDirectory.path + "/no-such-folder-\(UUID().uuidString)"
+        #expect(throws: ConfigurationError.self) { try Appearance.header(c, localizer: RefreshLocalizer()) }
+    }
+
+    @Test("a replay with a configuration uses its locale and rotation")
+    func replayConfig() throws {
+        var c = Configuration()
+        c.locale = "ru_RU"
+        c.rotation = .upsideDown
+        var options = ReplayCommand.Options(file: fixtures + "/07-ntrig.mt-a.1fg-drag-nw-se.events")
+        options.descriptionFile = fixtures + "/07-ntrig.desc"
+        options.configuration = c
+        let trace = try ReplayCommand.run(options).trace
+        // Turned upside down, the top-left-to-bottom-right drag goes up: it scrolls, no refresh.
+        #expect(!trace.contains { if case .refresh = $0 { return true }; return false })
+        guard case let .pan(_, _, x, y, _, _, _)? = trace.first(where: { $0.kind == "pan" }) else {
+            Issue.record("no pan")
+            return
+        }
+        #expect(x > 700 && y > 400, "the first contact is at the bottom-right")
     }
 }

@@ -30,7 +30,7 @@ struct RuntimeTests {
         let display = HeadlessDisplay(width: 400, height: 240)
         let notifier = RecordingNotifier()
         let clock = ManualClock()
-        let runtime = PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(), notifier: notifier,
+        let runtime = try PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(), notifier: notifier,
                                    source: source, clock: clock)
         return (runtime, notifier, clock, display)
     }
@@ -136,7 +136,7 @@ struct LiveDemoTests {
         var time = 100.0
         var waits = 0
         let notifier = RecordingNotifier()
-        let session = LiveDemo.run(display: display, fonts: try FontLibrary(), notifier: notifier,
+        let session = try LiveDemo.run(display: display, fonts: try FontLibrary(), notifier: notifier,
                                    now: { time },
                                    waitUntil: { deadline in
                                        waits += 1
