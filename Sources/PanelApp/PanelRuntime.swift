@@ -15,7 +15,7 @@ public final class PanelRuntime {
     public let notifier: any ServiceNotifier
     public private(set) var isReady = false
     public private(set) var isStopped = false
-    private var display: any Display
+    public let display: any Display
 
     public init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
                 source: (Animator) -> any ItemSource, clock: ManualClock) throws {
@@ -96,6 +96,9 @@ public final class PanelRuntime {
 
     /// From the watchdog timer, which runs on the loop: a hung loop stops pinging.
     public func watchdog() { notifier.notify("WATCHDOG=1") }
+
+    /// Stops drawing without touching the display: another runtime takes over (a reload).
+    public func retire() { isStopped = true }
 
     /// SIGTERM/SIGINT: no more frames; the display restores what it changed.
     public func stop() {

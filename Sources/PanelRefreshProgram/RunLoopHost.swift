@@ -18,8 +18,12 @@ func monotonicNow() -> Double {
 /// Every handler runs on the main queue, hence on the main actor.
 @MainActor
 final class RunLoopHost {
-    let runtime: PanelRuntime
+    private(set) var runtime: PanelRuntime
     let clock: ManualClock
+    /// The configuration in use (SIGHUP compares the new one with it).
+    var configuration = Configuration()
+    /// Builds a runtime for a configuration on this display (a reload builds a new one).
+    var makeRuntime: ((Configuration) throws -> PanelRuntime)?
     let touchscreens: TouchscreenSet
     let monitor: HotplugMonitor?
     let display: any Display
@@ -130,19 +134,36 @@ final class RunLoopHost {
         timer.schedule(deadline: .now() + paced)
     }
 
+    /// SIGHUP: a new session (data source, rows, appearance, locale) on the same display and
+    /// touchscreens. A bad file keeps the configuration in use.
+    private func reload() {
+        guard let path = configurationPath, let makeRuntime else {
+            Log.warning("reload: no configuration file to read")
+            return
+        }
+        do {
+            let fresh = try Configuration.load(path: path)
+            let next = try makeRuntime(fresh)
+            if fresh.devices != configuration.devices || fresh.rotation != configuration.rotation
+                || fresh.backend != configuration.backend || fresh.card != configuration.card {
+                Log.warning("reload: input and display settings apply at the next start")
+            }
+            runtime.retire()
+            runtime = next
+            configuration = fresh
+            clock.advance(to: monotonicNow())
+            runtime.start()
+            schedule()
+            Log.info("reloaded \(path)")
+            runtime.notifier.notify("STATUS=reloaded the configuration")
+        } catch {
+            Log.error("reload: \(error); keeping the configuration in use")
+        }
+    }
+
     private func signalled(_ number: Int32) {
         if number == SIGHUP {
-            guard let path = configurationPath else { return }
-            do {
-                let fresh = try Configuration.load(path: path)
-                if let locale = fresh.locale {
-                    runtime.session.header.localizer.language = RefreshLanguage(code: locale)
-                }
-                runtime.session.failureDisplayDuration = fresh.failureSeconds
-                Log.info("reloaded \(path): locale and failure-seconds applied; data, input and display settings apply at restart")
-            } catch {
-                Log.error("reload: \(error); keeping the configuration in use")
-            }
+            reload()
             return
         }
         Log.info("stopping")

@@ -185,8 +185,12 @@ func run(_ configuration: Configuration, path: String?) throws -> Never {
     Log.info("display \(display.width)x\(display.height) (\(type(of: display)))")
     let clock = ManualClock(now: monotonicNow(), epoch: Date(timeIntervalSinceNow: -monotonicNow()))
     let fonts = try FontLibrary()
-    let runtime = try PanelRuntime(configuration: configuration, display: display, fonts: fonts, notifier: SystemdNotifier(),
-                               source: { RunCommand.source(for: configuration, animator: $0) }, clock: clock)
+    let notifier = SystemdNotifier()
+    let makeRuntime = { (c: Configuration) throws -> PanelRuntime in
+        try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier,
+                         source: { RunCommand.source(for: c, animator: $0) }, clock: clock)
+    }
+    let runtime = try makeRuntime(configuration)
     let set = TouchscreenSet(explicitPaths: configuration.devices.isEmpty ? nil : configuration.devices,
                              width: Double(display.width), height: Double(display.height),
                              configuration: TouchAssembler.Configuration(positionAxes: configuration.positionAxes),
@@ -211,6 +215,8 @@ func run(_ configuration: Configuration, path: String?) throws -> Never {
     do { monitor = try HotplugMonitor() } catch { Log.warning("no hotplug: \(error)") }
     let host = RunLoopHost(runtime: runtime, clock: clock, display: display, touchscreens: set, monitor: monitor)
     host.configurationPath = path
+    host.configuration = configuration
+    host.makeRuntime = makeRuntime
     host.start()
     withExtendedLifetime(host) { dispatchMain() }
 }
