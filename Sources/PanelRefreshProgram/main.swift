@@ -127,6 +127,14 @@ func main() async -> Int32 {
             try noneLeft(arguments)
             let result = try ReplayCommand.run(options, onTrace: trace ? { print($0.json) } : nil)
             Log.info("replayed \(file): \(result.framesPresented) frames")
+        case "hw-check":
+            // For the VM harness (docs/deployment.md): checks on a real kernel, not for kiosks.
+            let fixtures = try take("--fixtures", from: &arguments)
+            let hold = try take("--hold", from: &arguments).flatMap(Double.init) ?? 0
+            try noneLeft(arguments)
+            let result = HardwareCheck.run(fixtures: fixtures, hold: hold) { print($0); fflush(nil) }
+            print("hw-check: \(result.passed) passed, \(result.failed) failed")
+            return result.failed == 0 ? 0 : 1
         case "devices":
             try noneLeft(arguments)
             print(DevicesCommand.report(), terminator: "")
