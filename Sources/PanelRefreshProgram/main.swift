@@ -31,6 +31,11 @@ commands:
         creates a uinput touchscreen from the recording and plays it in real time
   devices
         lists touchscreens and DRM cards with their connectors and modes
+  hw-check [--fixtures DIR] [--hold S]
+        checks on a real kernel (DRM test pattern, uinput round trips), for scripts/vm-test
+  expected-frame [--screen WxH] [--refreshes N] FILE
+        writes as PPM the frame the kiosk shows with the default configuration after N
+        refreshes of the sample data (default 1), for comparing with a panel's screendump
 
 options: --verbose (debug logs), --help, --version
 exit codes: 0 done, 1 failed (the log says why), 2 bad command line
@@ -135,6 +140,16 @@ func main() async -> Int32 {
             let result = HardwareCheck.run(fixtures: fixtures, hold: hold) { print($0); fflush(nil) }
             print("hw-check: \(result.passed) passed, \(result.failed) failed")
             return result.failed == 0 ? 0 : 1
+        case "expected-frame":
+            // For the VM harness: the frame the kiosk shows after N refreshes, as a PPM.
+            var width = 1280, height = 800
+            if let screen = try take("--screen", from: &arguments) { (width, height) = try ScreenOptions.parse(screen) }
+            let refreshes = try take("--refreshes", from: &arguments).flatMap(Int.init) ?? 1
+            guard let out = arguments.first else { throw UsageError("expected-frame needs an output file") }
+            arguments.removeFirst()
+            try noneLeft(arguments)
+            try ExpectedFrame.ppm(try ExpectedFrame.render(width: width, height: height, refreshes: refreshes))
+                .write(to: URL(fileURLWithPath: out))
         case "devices":
             try noneLeft(arguments)
             print(DevicesCommand.report(), terminator: "")

@@ -1,0 +1,51 @@
+import Foundation
+import PanelDisplay
+import PanelRefresh
+import PanelRender
+
+/// `panel-refresh expected-frame`: what the kiosk shows with the default configuration after
+/// `refreshes` refreshes of the sample data, settled, rendered by the same code on the headless
+/// display: the VM harness compares the panel's screendumps with it.
+@MainActor
+public enum ExpectedFrame {
+    public static func render(width: Int, height: Int, refreshes: Int) throws -> Surface {
+        var configuration = Configuration()
+        configuration.stateDirectory = FileManager.default.temporaryDirectory.path
+        let display = HeadlessDisplay(width: width, height: height)
+        let clock = ManualClock()
+        let runtime = try PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(),
+                                       notifier: SilentNotifier(), source: { RunCommand.source(for: configuration, animator: $0) },
+                                       clock: clock)
+        runtime.start()
+        for index in 0..<refreshes {
+            if index > 0 { runtime.session.header.beginRefreshing() }
+            var limit = 0
+            while let wake = runtime.nextWakeUp, limit < 10_000 {
+                clock.advance(to: max(wake, clock.now + 1.0 / 60))
+                runtime.pump()
+                limit += 1
+            }
+        }
+        return display.backSurface
+    }
+
+    /// P6 PPM, as QEMU's screendump writes.
+    public static func ppm(_ surface: Surface) -> Data {
+        var data = Data("P6\n\(surface.width) \(surface.height)\n255\n".utf8)
+        data.reserveCapacity(data.count + surface.width * surface.height * 3)
+        for y in 0..<surface.height {
+            for x in 0..<surface.width {
+                let p = surface.pixel(x: x, y: y)
+                data.append(contentsOf: [UInt8(p >> 16 & 0xff), UInt8(p >> 8 & 0xff), UInt8(p & 0xff)])
+            }
+        }
+        return data
+    }
+}
+
+/// A notifier that tells nobody (expected frames, tests).
+@MainActor
+final class SilentNotifier: ServiceNotifier {
+    func notify(_ assignment: String) {}
+    var watchdogInterval: Double? { nil }
+}
