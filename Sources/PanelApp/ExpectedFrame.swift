@@ -8,7 +8,10 @@ import PanelRender
 /// display: the VM harness compares the panel's screendumps with it.
 @MainActor
 public enum ExpectedFrame {
-    public static func render(width: Int, height: Int, refreshes: Int) throws -> Surface {
+    /// With `refreshing`, one more refresh is begun and the frame is taken `refreshingFor`
+    /// seconds later, while the header shows its refreshing state.
+    public static func render(width: Int, height: Int, refreshes: Int, refreshing: Bool = false,
+                              refreshingFor: Double = 0.5) throws -> Surface {
         var configuration = Configuration()
         configuration.stateDirectory = FileManager.default.temporaryDirectory.path
         let display = HeadlessDisplay(width: width, height: height)
@@ -24,6 +27,14 @@ public enum ExpectedFrame {
                 clock.advance(to: max(wake, clock.now + 1.0 / 60))
                 runtime.pump()
                 limit += 1
+            }
+        }
+        if refreshing {
+            runtime.session.header.beginRefreshing()
+            let end = clock.now + refreshingFor
+            while clock.now < end {
+                clock.advance(to: min(end, clock.now + 1.0 / 60))
+                runtime.pump()
             }
         }
         return display.backSurface

@@ -34,3 +34,20 @@ import Testing
         #expect(data[offset + 2] == UInt8(pixel & 0xff))
     }
 }
+
+extension ExpectedFrameTests {
+    /// The header opens above the rows: the rows move down by its height and the top changes.
+    @Test func refreshingOpensTheHeaderAboveTheSameRows() throws {
+        let closed = try ExpectedFrame.render(width: 320, height: 240, refreshes: 1)
+        let open = try ExpectedFrame.render(width: 320, height: 240, refreshes: 1, refreshing: true)
+        var topChanged = 0, shiftedDiffer = 0
+        for y in 0..<240 {
+            for x in 0..<320 {
+                if y < 54, open.pixel(x: x, y: y) != closed.pixel(x: x, y: y) { topChanged += 1 }
+                if y >= 54, open.pixel(x: x, y: y) != closed.pixel(x: x, y: y - 54) { shiftedDiffer += 1 }
+            }
+        }
+        #expect(topChanged > 100)
+        #expect(shiftedDiffer == 0)
+    }
+}
