@@ -40,6 +40,13 @@ public enum ExpectedFrame {
         return display.backSurface
     }
 
+    /// `hw-check`'s test pattern at this size, for level 1's screendump.
+    public static func testPattern(width: Int, height: Int) -> Surface {
+        let surface = Surface(width: width, height: height)
+        HardwareCheck.pattern(surface)
+        return surface
+    }
+
     /// P6 PPM, as QEMU's screendump writes.
     public static func ppm(_ surface: Surface) -> Data {
         var data = Data("P6\n\(surface.width) \(surface.height)\n255\n".utf8)

@@ -33,10 +33,10 @@ commands:
         lists touchscreens and DRM cards with their connectors and modes
   hw-check [--fixtures DIR] [--hold S]
         checks on a real kernel (DRM test pattern, uinput round trips), for scripts/vm-test
-  expected-frame [--screen WxH] [--refreshes N] [--refreshing] FILE
+  expected-frame [--screen WxH] [--refreshes N] [--refreshing] [--test-pattern] FILE
         writes as PPM the frame the kiosk shows with the default configuration after N
         refreshes of the sample data (default 1), or with --refreshing half a second into
-        the next refresh, for comparing with a panel's screendump
+        the next refresh, or hw-check's test pattern, for comparing with a screendump
 
 options: --verbose (debug logs), --help, --version
 exit codes: 0 done, 1 failed (the log says why), 2 bad command line
@@ -146,13 +146,14 @@ func main() async -> Int32 {
             var width = 1280, height = 800
             if let screen = try take("--screen", from: &arguments) { (width, height) = try ScreenOptions.parse(screen) }
             let refreshes = try take("--refreshes", from: &arguments).flatMap(Int.init) ?? 1
-            let refreshing = arguments.contains("--refreshing")
-            arguments.removeAll { $0 == "--refreshing" }
+            let refreshing = arguments.contains("--refreshing"), testPattern = arguments.contains("--test-pattern")
+            arguments.removeAll { $0 == "--refreshing" || $0 == "--test-pattern" }
             guard let out = arguments.first else { throw UsageError("expected-frame needs an output file") }
             arguments.removeFirst()
             try noneLeft(arguments)
-            try ExpectedFrame.ppm(try ExpectedFrame.render(width: width, height: height, refreshes: refreshes, refreshing: refreshing))
-                .write(to: URL(fileURLWithPath: out))
+            let frame = testPattern ? ExpectedFrame.testPattern(width: width, height: height)
+                : try ExpectedFrame.render(width: width, height: height, refreshes: refreshes, refreshing: refreshing)
+            try ExpectedFrame.ppm(frame).write(to: URL(fileURLWithPath: out))
         case "devices":
             try noneLeft(arguments)
             print(DevicesCommand.report(), terminator: "")
