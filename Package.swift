@@ -41,8 +41,12 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .executableTarget(name: "PanelRefreshExample", dependencies: ["PanelRefresh"]),
         // The program: sessions, traces and subcommands.
-        .target(name: "PanelApp", dependencies: ["PanelRefresh", "PanelInput", "PanelRender", "PanelDisplay", "CSystemd"]),
+        .target(name: "PanelApp", dependencies: ["PanelRefresh", "PanelInput", "PanelRender", "PanelDisplay", "CSystemd", "CCurl", "CProcess"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // HTTP data sources: libcurl bounds size, time, speed, redirects and schemes while it receives.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Command data sources: the wait-status macros and waitid's siginfo_t that Swift cannot import.
+        .systemLibrary(name: "CProcess"),
         .executableTarget(name: "PanelRefreshProgram", dependencies: ["PanelApp"]),
         .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelInput", "PanelGestures", "PanelDisplay", "PanelRefresh"]),
         .testTarget(name: "PanelGesturesTests", dependencies: ["PanelGestures"]),

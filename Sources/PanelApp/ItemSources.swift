@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Why a data source gave no page.
 public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -10,6 +7,8 @@ public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible
     case unreachable(source: String, reason: String)
     case malformed(source: String, reason: String)
     case tooLarge(source: String, limit: Int)
+    /// Slower than `bytesPerSecond` for `seconds`: a server that trickles.
+    case stalled(source: String, bytesPerSecond: Int, seconds: Int)
 
     public var description: String {
         switch self {
@@ -19,6 +18,7 @@ public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible
         case let .unreachable(source, reason): return "\(source) is unreachable: \(reason)"
         case let .malformed(source, reason): return "\(source) sent something that is not a list of items: \(reason)"
         case let .tooLarge(source, limit): return "\(source) sent more than \(limit) bytes"
+        case let .stalled(source, rate, seconds): return "\(source) sent less than \(rate) bytes/s for \(seconds) s"
         }
     }
 }
@@ -122,64 +122,27 @@ public final class CommandItemSource: ItemSource {
 
     nonisolated static func run(_ executable: String, _ arguments: [String], page: Int, pageSize: Int, timeout: Double,
                                 fields: ItemParser.Fields) throws -> [Item] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PANEL_REFRESH_PAGE"] = String(page)
         environment["PANEL_REFRESH_PAGE_SIZE"] = String(pageSize)
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
+        let outcome: ChildProcess.Outcome
         do {
-            try process.run()
-        } catch {
-            throw DataSourceError.unreachable(source: executable, reason: error.localizedDescription)
-        }
-        // Read while it runs (a full pipe would block it), at most maxBytes + 1.
-        let collected = LockedData()
-        let reader = DispatchQueue(label: "panel-refresh.command-output")
-        let readDone = DispatchSemaphore(value: 0)
-        reader.async {
-            let handle = out.fileHandleForReading
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                // Past the limit keep draining without storing, so the program is not left
-                // blocked on a full pipe; the size is reported once it ends (or times out).
-                if collected.count <= ItemParser.maxBytes { collected.append(chunk) }
-            }
-            readDone.signal()
-        }
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            _ = done.wait(timeout: .now() + 1)
-            if collected.count > ItemParser.maxBytes { throw DataSourceError.tooLarge(source: executable, limit: ItemParser.maxBytes) }
+            outcome = try ChildProcess.run(executable, arguments, environment: environment,
+                                           limits: ChildProcess.Limits(timeout: timeout, stdoutBytes: ItemParser.maxBytes))
+        } catch .spawn(let code) {
+            throw DataSourceError.unreachable(source: executable, reason: String(cString: strerror(code)))
+        } catch .timedOut(let overflowed) {
+            if overflowed { throw DataSourceError.tooLarge(source: executable, limit: ItemParser.maxBytes) }
             throw DataSourceError.timeout(source: executable, seconds: timeout)
         }
-        _ = readDone.wait(timeout: .now() + 1)
-        let data = collected.data
-        if data.count > ItemParser.maxBytes { throw DataSourceError.tooLarge(source: executable, limit: ItemParser.maxBytes) }
-        guard process.terminationStatus == 0 else {
-            let stderr = String(decoding: err.fileHandleForReading.availableData.prefix(1000), as: UTF8.self)
-            throw DataSourceError.exitStatus(command: executable, status: process.terminationStatus,
-                                             stderr: stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+        if outcome.stdoutOverflowed { throw DataSourceError.tooLarge(source: executable, limit: ItemParser.maxBytes) }
+        guard outcome.exitCode == 0 else {
+            let stderr = String(decoding: outcome.stderrTail, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            // A signal shows as the shell shows it: 128 + its number.
+            throw DataSourceError.exitStatus(command: executable, status: outcome.exitCode ?? 128 + outcome.signal, stderr: stderr)
         }
-        return try ItemParser.parse(data, source: executable, fields: fields)
+        return try ItemParser.parse(Data(outcome.stdout), source: executable, fields: fields)
     }
-}
-
-/// Bytes appended from one thread and read from another.
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage = Data()
-    var count: Int { lock.withLock { storage.count } }
-    var data: Data { lock.withLock { storage } }
-    func append(_ d: Data) { lock.withLock { storage.append(d) } }
 }
 
 /// A JSON file, read again on every load (so a pull shows what it holds now).
@@ -230,38 +193,10 @@ public final class HTTPItemSource: ItemSource {
         }
         Background.run({
             Result {
-                var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-                request.httpMethod = "GET"
-                let box = LockedResponse()
-                let done = DispatchSemaphore(value: 0)
-                let task = URLSession.shared.dataTask(with: request) { data, response, error in
-                    box.set(data, response, error)
-                    done.signal()
-                }
-                task.resume()
-                if done.wait(timeout: .now() + timeout + 1) == .timedOut {
-                    task.cancel()
-                    throw DataSourceError.timeout(source: text, seconds: timeout)
-                }
-                let (data, response, error) = box.get()
-                if let error {
-                    let code = (error as NSError).code
-                    if code == NSURLErrorTimedOut { throw DataSourceError.timeout(source: text, seconds: timeout) }
-                    throw DataSourceError.unreachable(source: text, reason: error.localizedDescription)
-                }
-                if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-                    throw DataSourceError.unreachable(source: text, reason: "HTTP status \(http.statusCode)")
-                }
-                let items = try ItemParser.parse(data ?? Data(), source: text, fields: fields)
+                let body = try HTTPFetch.get(text, limits: HTTPLimits(timeout: timeout))
+                let items = try ItemParser.parse(Data(body), source: text, fields: fields)
                 return paged ? items : ItemParser.page(items, page: page, size: pageSize)
             }
         }, then: completion)
     }
-}
-
-final class LockedResponse: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: (Data?, URLResponse?, Error?) = (nil, nil, nil)
-    func set(_ d: Data?, _ r: URLResponse?, _ e: Error?) { lock.withLock { value = (d, r, e) } }
-    func get() -> (Data?, URLResponse?, Error?) { lock.withLock { value } }
 }

@@ -1,0 +1,29 @@
+// Child processes for the command data source (PanelApp): what Swift cannot import from
+// <sys/wait.h>, whose status accessors are function-like macros and whose siginfo_t is a union.
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <spawn.h>
+#include <fcntl.h>
+
+// 1 when the child `pid` has ended, 0 while it runs, -1 with errno. It is not reaped
+// (WNOWAIT): a zombie leader keeps its process group id taken, so the caller can still end
+// the rest of the group by that id before reaping.
+static inline int panel_child_has_ended(pid_t pid) {
+    siginfo_t info;
+    info.si_pid = 0;
+    if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return -1;
+    return info.si_pid != 0;
+}
+
+// The exit code of a wait status, or -1 when the process did not exit normally.
+static inline int panel_wait_exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+
+// The signal that ended the process, or 0.
+static inline int panel_wait_signal(int status) { return WIFSIGNALED(status) ? WTERMSIG(status) : 0; }
+
+// pipe2 is declared only under _GNU_SOURCE, which the Swift C library module is built without.
+// O_CLOEXEC from the start: another thread's child cannot inherit the pipe between pipe() and
+// fcntl() and hold it open.
+extern int pipe2(int pipefd[2], int flags);
+static inline int panel_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
