@@ -89,7 +89,12 @@ public enum ReplayCommand {
         replay.assembler.mapping.invertY = config.invertY
         let start = scene.clock.now + 0.1
         session.traceOrigin = start
-        scene.play(replay.frames(start: start))
+        let assembled = replay.assemble(start: start)
+        if assembled.droppedContacts > 0 {
+            let warning = InputError.tooManyContacts(device: recording.device.name, limit: TouchAssembler.maxContacts)
+            Log.warning("\(options.file): \(warning) (\(assembled.droppedContacts) dropped)")
+        }
+        scene.play(assembled.frames)
         // Run on until every animation has settled (a refresh completes, the list stops).
         scene.settle(limit: max(30, options.refreshSeconds * 4))
         return Result(trace: session.trace, framesPresented: display?.framesPresented ?? scene.frameCount)

@@ -8,6 +8,12 @@ import Foundation
 /// mean anything: a truncated, malformed or out-of-range line is an `EvemuError` naming the
 /// file and line.
 public enum EvemuParser {
+    /// The latest event time accepted, seconds: 2^32 - 1 (about 136 years), the range of an
+    /// unsigned 32-bit time. It holds every real timestamp (relative times from 0, uptimes,
+    /// and absolute epoch times up to 2106) and keeps every sum and difference of event times
+    /// in microseconds far inside Int64, so no later arithmetic on them can overflow.
+    public static let maxSeconds: Int64 = 4_294_967_295
+
     /// Parses a whole evemu file: description, then events.
     public static func parse(_ text: String, file: String = "<input>") throws -> EvemuRecording {
         let bytes = Array(text.utf8)
@@ -124,7 +130,7 @@ public enum EvemuParser {
             }
             return i > start && v <= 0xffff ? UInt16(v) : nil
         }
-        guard skipBlanks(), let seconds = decimal(maxDigits: 15), i < end, bytes[i] == UInt8(ascii: ".") else { return nil }
+        guard skipBlanks(), let seconds = decimal(maxDigits: 10), seconds <= maxSeconds, i < end, bytes[i] == UInt8(ascii: ".") else { return nil }
         i += 1
         guard let micro = decimal(maxDigits: 6), i < end, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t"),
               skipBlanks(), let type = hex(), skipBlanks(), let code = hex(), skipBlanks() else { return nil }
@@ -178,9 +184,8 @@ public enum EvemuParser {
         guard let type = UInt16(f[2], radix: 16) else { throw fail("bad event type \"\(f[2])\" (want hex)") }
         guard let code = UInt16(f[3], radix: 16) else { throw fail("bad event code \"\(f[3])\" (want hex)") }
         guard let value = Int32(f[4]) else { throw fail("bad event value \"\(f[4])\" (want a 32-bit decimal)") }
-        let (total, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
-        guard !overflow else { throw fail("time \"\(f[1])\" out of range") }
-        return InputEvent(microseconds: total + micro, type: type, code: code, value: value)
+        guard seconds <= maxSeconds else { throw fail("time \"\(f[1])\" is beyond \(maxSeconds) s") }
+        return InputEvent(microseconds: seconds * 1_000_000 + micro, type: type, code: code, value: value)
     }
 }
 

@@ -18,16 +18,20 @@ public struct EvemuReplay: Sendable {
     /// Every frame in virtual time: the first event at `start` seconds, the rest at their
     /// recorded distance from it (recordings hold relative or absolute times; only the
     /// differences count).
-    public func frames(start: Double = 0) -> [TouchFrame] {
+    public func frames(start: Double = 0) -> [TouchFrame] { assemble(start: start).frames }
+
+    /// `frames(start:)`, and how many contacts past `TouchAssembler.maxContacts` the
+    /// recording held (dropped).
+    public func assemble(start: Double = 0) -> (frames: [TouchFrame], droppedContacts: Int) {
         var assembler = self.assembler
         var frames: [TouchFrame] = []
-        guard let first = recording.events.first?.microseconds else { return [] }
+        guard let first = recording.events.first?.microseconds else { return ([], 0) }
         let offset = Int64((start * 1_000_000).rounded()) - first
         for var event in recording.events {
             event.microseconds += offset
             if let frame = assembler.feed(event) { frames.append(frame) }
         }
-        return frames
+        return (frames, assembler.droppedContacts)
     }
 
     /// Delivers the frames in real time: each at its recorded distance from the first,

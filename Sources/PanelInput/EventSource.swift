@@ -23,6 +23,7 @@ public final class TouchInput {
     public let source: any EventSource
     public private(set) var assembler: TouchAssembler
     public private(set) var isGone = false
+    private var excessReported = false
 
     public init(source: any EventSource, width: Double, height: Double,
                 configuration: TouchAssembler.Configuration = .init(), calibration: CalibrationMatrix = .identity,
@@ -53,5 +54,13 @@ public final class TouchInput {
             if let frame = assembler.feed(event) { frames.append(frame) }
         }
         return frames
+    }
+
+    /// The first time the device has sent more contacts than the assembler takes, the error
+    /// that says so; nil before and after (one warning per device, not one per frame).
+    public func takeExcessWarning() -> InputError? {
+        guard !excessReported, assembler.droppedContacts > 0 else { return nil }
+        excessReported = true
+        return .tooManyContacts(device: source.device.name, limit: TouchAssembler.maxContacts)
     }
 }

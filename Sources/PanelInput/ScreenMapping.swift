@@ -12,11 +12,17 @@ public struct CalibrationMatrix: Sendable, Hashable, CustomStringConvertible {
 
     public static let identity = CalibrationMatrix(1, 0, 0, 0, 1, 0)
 
+    /// Largest magnitude of an entry: 10,000. Real matrices hold scale factors near 1 and
+    /// offsets within ±1 (libinput's documentation of LIBINPUT_CALIBRATION_MATRIX); larger
+    /// ones could only come from a typo or a hostile property, and could overflow to
+    /// infinity and NaN positions.
+    public static let maxMagnitude = 10_000.0
+
     /// Parses the udev property LIBINPUT_CALIBRATION_MATRIX ("1 0 0 0 1 0"): six finite
-    /// numbers separated by blanks.
+    /// numbers within ±`maxMagnitude` separated by blanks.
     public init(udevProperty value: String) throws {
         let parts = value.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        let numbers = parts.compactMap { Double($0) }.filter(\.isFinite)
+        let numbers = parts.compactMap { Double($0) }.filter { $0.isFinite && abs($0) <= Self.maxMagnitude }
         guard parts.count == 6, numbers.count == 6 else {
             throw InputError.badCalibration(value)
         }
@@ -77,7 +83,8 @@ public struct ScreenMapping: Sendable, Hashable {
         case .upsideDown: p = Point(x: 1 - p.x, y: 1 - p.y)
         case .clockwise270: p = Point(x: 1 - p.y, y: p.x)
         }
-        let nx = min(max(p.x, 0), 1), ny = min(max(p.y, 0), 1)
+        // A NaN would pass min/max unchanged: a matrix set in code is not checked as a parsed one is.
+        let nx = p.x.isNaN ? 0 : min(max(p.x, 0), 1), ny = p.y.isNaN ? 0 : min(max(p.y, 0), 1)
         return Point(x: nx * max(width - 1, 0), y: ny * max(height - 1, 0))
     }
 }
@@ -96,6 +103,9 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case failed(path: String, call: String, errno: Int32)
     /// libudev could not do `what`.
     case udev(String)
+    /// The device sent more contacts in a frame than `TouchAssembler.maxContacts`; the excess
+    /// was dropped.
+    case tooManyContacts(device: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -103,6 +113,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .deviceGone(let path): return "\(path) went away"
         case let .failed(path, call, errno): return "\(path): \(call) failed: \(InputError.message(errno))"
         case .udev(let what): return "udev: \(what)"
+        case let .tooManyContacts(device, limit):
+            return "\(device) sent more than \(limit) contacts in a frame (broken or hostile device); the excess is dropped"
         case .badCalibration(let v): return "bad calibration matrix \"\(v)\": want six numbers, as libinput's LIBINPUT_CALIBRATION_MATRIX"
         case let .missingAxis(device, code): return "\(device): no range for axis 0x\(String(code, radix: 16)), which should carry positions"
         case .notATouchscreen(let d): return "\(d) is not a touchscreen (no INPUT_PROP_DIRECT with ABS_MT_POSITION_X/Y or ABS_X/Y)"

@@ -35,8 +35,19 @@ public struct TouchAssembler: Sendable {
         }
     }
 
+    /// Contacts one frame may hold: 64. Real panels report at most a few dozen (the devices
+    /// of the recordings in Tests/PanelInputTests/Fixtures declare 10 to 60 slots), and
+    /// protocol A's matching costs the square of the count, so a broken or hostile device
+    /// sending thousands per frame would stall the loop. Contacts past it, and slots
+    /// numbered past it, are dropped and counted in `droppedContacts`.
+    public static let maxContacts = 64
+
     public let touchProtocol: TouchProtocol
     public var mapping: ScreenMapping
+    /// Contacts (protocol A) and slot selections (protocol B) dropped for being past
+    /// `maxContacts`, over the assembler's life: non-zero means the device is broken or
+    /// hostile, and its owner says so once.
+    public private(set) var droppedContacts = 0
     private let xCode: UInt16
     private let yCode: UInt16
     private let maxJump: Double
@@ -100,7 +111,9 @@ public struct TouchAssembler: Sendable {
             case SynCode.report: return report(at: e.seconds)
             case SynCode.mtReport:
                 sawMTReport = true
-                if let x = building.x, let y = building.y { reported.append((x, y)) }
+                if let x = building.x, let y = building.y {
+                    if reported.count < Self.maxContacts { reported.append((x, y)) } else { droppedContacts += 1 }
+                }
                 building = (nil, nil)
             case SynCode.dropped: return cancelAll(at: e.seconds)
             default: break
@@ -122,7 +135,11 @@ public struct TouchAssembler: Sendable {
         switch touchProtocol {
         case .multitouchB:
             if code == AbsCode.mtSlot {
-                slot = Int(value)
+                // A slot past the limit is ignored, with the axes that follow it.
+                slot = (0..<Self.maxContacts).contains(Int(value)) ? Int(value) : -1
+                if slot < 0 { droppedContacts += 1 }
+            } else if slot < 0 {
+                return
             } else if code == AbsCode.mtTrackingID {
                 var s = slots[slot] ?? Slot()
                 if let id = s.contact, let x = s.x, let y = s.y { s.ending = (id, x, y) }

@@ -84,6 +84,7 @@ public final class TouchscreenSet {
         guard let entry = entries[node] else { return [] }
         do {
             let frames = try entry.input.read(now: now)
+            if let warning = entry.input.takeExcessWarning() { onError?(warning) }
             if entry.input.isGone { entries[node] = nil }
             return frames.map { renumber($0, entry) }
         } catch let error as InputError {

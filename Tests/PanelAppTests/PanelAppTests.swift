@@ -107,6 +107,31 @@ struct ReplayTests {
         #expect(pans(plain, "began") == 0)
     }
 
+    @Test("a recording whose time jumps from 0 to the largest accepted time replays to the end")
+    func timeJump() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("jump-\(UUID().uuidString).evemu").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let description = try String(contentsOfFile: fixtures + "/07-ntrig.desc", encoding: .utf8)
+        // A press at 0, the same contact moved at the far end of time, then lifted.
+        let events = """
+            E: 0.000000 0003 0035 1000
+            E: 0.000000 0003 0036 1000
+            E: 0.000000 0000 0002 0000
+            E: 0.000000 0001 014a 0001
+            E: 0.000000 0000 0000 0000
+            E: 4294967295.000000 0003 0035 1000
+            E: 4294967295.000000 0003 0036 5000
+            E: 4294967295.000000 0000 0002 0000
+            E: 4294967295.000000 0000 0000 0000
+            E: 4294967295.010000 0001 014a 0000
+            E: 4294967295.010000 0000 0000 0000
+
+            """
+        try (description + events).write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try ReplayCommand.run(ReplayCommand.Options(file: path))
+        #expect(result.framesPresented > 0)
+    }
+
     @Test("a malformed recording is an error naming the file and line")
     func malformed() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).evemu").path

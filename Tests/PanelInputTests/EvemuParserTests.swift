@@ -63,6 +63,11 @@ struct EvemuParserTests {
         ("garbage here", 4, "unknown line"),
         ("A: 35 10 0 0 0", 4, "above maximum"),
         ("B: 03 zz 00", 4, "bad hex byte"),
+        // Seconds of 13 to 15 digits overflowed the microseconds (a crash, not an error).
+        ("E: 1234567890123.000000 0003 0035 12", 4, "beyond 4294967295 s"),
+        ("E: 999999999999999.999999 0003 0035 12", 4, "beyond 4294967295 s"),
+        ("E: 9223372036854.775807 0003 0035 12", 4, "beyond 4294967295 s"),
+        ("E: 4294967296.000000 0003 0035 12", 4, "beyond 4294967295 s"),
     ])
     func errors(line: String, number: Int, reason: String) {
         let text = "N: Broken\nI: 0003 0001 0002 0003\nP: 02 00 00 00 00 00 00 00\n\(line)\n"
@@ -75,6 +80,19 @@ struct EvemuParserTests {
             #expect(error.reason.contains(reason), "\(error)")
         } catch {
             Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test("times up to the limit are read exactly; a jump past it is an error at its line")
+    func timeLimit() throws {
+        let head = "N: Jumps\nI: 0003 0001 0002 0003\nA: 00 0 100 0 0\nA: 01 0 100 0 0\n"
+        let last = try EvemuParser.parse(head + "E: 0.000000 0000 0000 0000\nE: 4294967295.999999 0000 0000 0000\n", file: "edge")
+        #expect(last.events.map(\.microseconds) == [0, 4_294_967_295_999_999])
+        do {
+            _ = try EvemuParser.parse(head + "E: 0.000000 0000 0000 0000\nE: 9223372036854.775000 0000 0000 0000\n", file: "jump")
+            Issue.record("a time near Int64.max microseconds was accepted")
+        } catch let error as EvemuError {
+            #expect(error.description.hasPrefix("jump:6: time"))
         }
     }
 
