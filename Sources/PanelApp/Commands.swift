@@ -52,6 +52,10 @@ public enum ReplayCommand {
     }
 
     public static func run(_ options: Options, onTrace: ((TraceEvent) -> Void)? = nil) throws -> Result {
+        // It bounds the virtual time the replay runs on for (four times it): no endless replay.
+        guard NumericOption.refreshSeconds.contains(options.refreshSeconds) else {
+            throw UsageError("refresh seconds \(options.refreshSeconds) outside \(NumericOption.refreshSeconds)")
+        }
         let recording = try EvemuRecording.load(path: options.file, descriptionPath: options.descriptionFile)
         let scene = Scene(size: Size(width: Double(options.width), height: Double(options.height)))
         let fonts = try FontLibrary()

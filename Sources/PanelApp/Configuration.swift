@@ -66,6 +66,11 @@ public struct Configuration: Sendable {
 
     public init() {}
 
+    /// `data.refresh-seconds` (and `replay --refresh-seconds`): 0 to 60 s.
+    public static let refreshSecondsRange = 0.0...60
+    /// ABS_MAX (linux/input-event-codes.h): the last axis code.
+    public static let maxAbsCode: UInt16 = 0x3f
+
     /// The documented default path.
     public static let defaultPath = "/etc/panel-refresh/config"
 
@@ -194,7 +199,7 @@ public struct Configuration: Sendable {
             },
             Key(section: "data", name: "timeout", doc: "seconds a command or request may take (0.1 to 600)") { $0.timeout = try number($1, 0.1...600) },
             Key(section: "data", name: "page-size", doc: "items per page; a shorter page means no more data (1 to 1000)") { $0.pageSize = try integer($1, 1...1000) },
-            Key(section: "data", name: "refresh-seconds", doc: "how long the sample source takes to load, seconds (0 to 60)") { $0.refreshSeconds = try number($1, 0...60) },
+            Key(section: "data", name: "refresh-seconds", doc: "how long the sample source takes to load, seconds (0 to 60)") { $0.refreshSeconds = try number($1, refreshSecondsRange) },
             Key(section: "rows", name: "title", doc: "the item field shown as a row's title") { $0.titleField = $1 },
             Key(section: "rows", name: "subtitle", doc: "the item field shown under it") { $0.subtitleField = $1 },
             Key(section: "rows", name: "height", doc: "row height, points (24 to 400)") { $0.rowHeight = try number($1, 24...400) },
@@ -212,9 +217,9 @@ public struct Configuration: Sendable {
             Key(section: "input", name: "invert-x", doc: "mirror X (true/false)") { $0.invertX = try boolean($1) },
             Key(section: "input", name: "invert-y", doc: "mirror Y (true/false)") { $0.invertY = try boolean($1) },
             Key(section: "input", name: "position-axes", doc: "two hex ABS codes that carry X and Y, for quirky devices (e.g. 02,03)") {
-                let parts = $1.split(separator: ",").compactMap { UInt16($0.trimmingCharacters(in: .whitespaces), radix: 16) }
-                guard parts.count == 2, parts.allSatisfy({ $0 <= 0x3f }) else { throw ValueError(message: "\"\($1)\" is not two hex ABS codes") }
-                $0.positionAxes = (parts[0], parts[1])
+                do { $0.positionAxes = try NumericOption.axes("input.position-axes", $1) } catch {
+                    throw ValueError(message: "\"\($1)\" is not two hex ABS codes")
+                }
             },
             Key(section: "input", name: "grab", doc: "take the touchscreens exclusively (true/false)") { $0.grab = try boolean($1) },
             Key(section: "display", name: "backend", doc: "auto (DRM, else fbdev), drm, fbdev or headless") { $0.backend = try choice($1, Backend.self) },

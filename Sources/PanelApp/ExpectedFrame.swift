@@ -12,6 +12,9 @@ public enum ExpectedFrame {
     /// seconds later, while the header shows its refreshing state.
     public static func render(width: Int, height: Int, refreshes: Int, refreshing: Bool = false,
                               refreshingFor: Double = 0.5) throws -> Surface {
+        guard NumericOption.refreshes.contains(refreshes) else {
+            throw UsageError("\(refreshes) refreshes outside \(NumericOption.refreshes)")
+        }
         var configuration = Configuration()
         configuration.stateDirectory = FileManager.default.temporaryDirectory.path
         let display = HeadlessDisplay(width: width, height: height)

@@ -16,6 +16,10 @@ public final class PanelRuntime {
     public private(set) var isReady = false
     public private(set) var isStopped = false
     public let display: any Display
+    /// Where the header's last-updated time is kept: `state.directory`/last-updated.json.
+    public let lastUpdatedStore: FileLastUpdatedStore
+    /// The store failures logged so far, by cause: each is logged once.
+    private(set) var reportedStoreCauses = Set<String>()
 
     public init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
                 source: (Animator) -> any ItemSource, clock: ManualClock) throws {
@@ -30,8 +34,8 @@ public final class PanelRuntime {
                                footer: try Appearance.footer(configuration, localizer: localizer))
         session.failureDisplayDuration = configuration.failureSeconds
         Appearance.styleRows(session.list, configuration)
-        session.header.lastUpdatedStore = FileLastUpdatedStore(url: URL(fileURLWithPath: configuration.stateDirectory)
-            .appendingPathComponent("last-updated.json"))
+        lastUpdatedStore = FileLastUpdatedStore(path: configuration.stateDirectory + "/last-updated.json")
+        session.header.lastUpdatedStore = lastUpdatedStore
         driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display)
         session.onError = { [weak self] error in
             Log.error("data source: \(error)")
@@ -40,11 +44,24 @@ public final class PanelRuntime {
         session.header.stateDidChangeHandler = chain(session.header.stateDidChangeHandler) { [weak self] _, to in
             guard let self else { return }
             if to == .refreshing { self.notifier.notify("STATUS=refreshing") }
-            if to == .idle, self.session.header.lastResult?.isSuccess ?? false {
-                self.notifier.notify("STATUS=showing \(self.session.items.count) items")
-            }
+            if to == .idle, self.session.header.lastResult?.isSuccess ?? false { self.notifyShowing() }
         }
+        session.header.errorHandler = { [weak self] error in self?.lastUpdatedNotSaved(error) }
         driver.onError = { Log.error("display: \($0)") }
+    }
+
+    /// STATUS after a successful refresh, with the store's trouble while it lasts.
+    private func notifyShowing() {
+        let trouble = lastUpdatedStore.lastError.map { "; \($0)" } ?? ""
+        notifier.notify("STATUS=showing \(session.items.count) items\(trouble)")
+    }
+
+    /// A failed save of the last-updated time: the list and the refresh go on (the time stays
+    /// in memory); the log says it once per cause, STATUS every time.
+    private func lastUpdatedNotSaved(_ error: any Error) {
+        let cause = (error as? LastUpdatedStoreError)?.cause ?? "\(error)"
+        if reportedStoreCauses.insert(cause).inserted { Log.warning("\(error)") }
+        notifyShowing()
     }
 
     private func chain(_ first: ((RefreshState, RefreshState) -> Void)?, _ second: @escaping (RefreshState, RefreshState) -> Void)

@@ -7,13 +7,16 @@ import PanelRender
 /// `panel-refresh run`'s pieces that need no kernel: options, the display choice, the source.
 @MainActor
 public enum RunCommand {
+    /// The `file` of a `ConfigurationError` that comes from the command line.
+    public static let commandLine = "command line"
+
     /// Applies the command line to the configuration: --set KEY=VALUE (any key), --device,
     /// --rotation, --screen.
     public static func apply(arguments: inout [String], to configuration: inout Configuration) throws {
         do {
             try applyOptions(&arguments, to: &configuration)
         } catch let error as ConfigurationError {
-            throw ConfigurationError(file: "command line", line: 0, message: error.message)
+            throw ConfigurationError(file: commandLine, line: 0, message: error.message)
         }
     }
 
@@ -44,7 +47,7 @@ public enum RunCommand {
             try configuration.set("display.headless-size", arguments[index + 1])
             arguments.removeSubrange(index...(index + 1))
         }
-        try configuration.validate(file: "command line")
+        try configuration.validate(file: commandLine)
     }
 
     /// The display the configuration asks for; `auto` tries DRM, then fbdev.

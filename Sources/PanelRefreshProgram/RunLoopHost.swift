@@ -14,7 +14,7 @@ func monotonicNow() -> Double {
 
 /// The kiosk's Dispatch loop on the main queue: read sources for the touchscreens, udev and
 /// the DRM card, one timer re-armed to the runtime's next wake-up (disarmed while nothing
-/// moves: idle means no wake-ups), a watchdog timer, and signal sources.
+/// moves: idle means no wake-ups), a watchdog timer, and a read source on the signal pipe.
 /// Every handler runs on the main queue, hence on the main actor.
 @MainActor
 final class RunLoopHost {
@@ -72,10 +72,13 @@ final class RunLoopHost {
             watchdog.resume()
             keep.append(watchdog)
         }
-        for number in [SIGTERM, SIGINT, SIGHUP] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler(handler: onMain { [unowned self] in self.signalled(number) })
+        // Signals wait in SignalPipe from main's first line; any that came during start-up
+        // are read as soon as this source runs.
+        if SignalPipe.readEnd >= 0 {
+            let source = DispatchSource.makeReadSource(fileDescriptor: SignalPipe.readEnd, queue: .main)
+            source.setEventHandler(handler: onMain { [unowned self] in
+                for number in SignalPipe.receive() { self.signalled(number) }
+            })
             source.resume()
             keep.append(source)
         }

@@ -21,7 +21,7 @@ commands:
         display, writing every frame as PNG and an animated PNG into DIR (default: a new
         folder under $TMPDIR) and printing where
   replay FILE [--desc FILE] [--screen WxH] [--rotation 0|90|180|270] [--frames DIR]
-              [--trace] [--refresh-seconds S] [--axes X,Y] [--config FILE]
+              [--trace] [--refresh-seconds S (0-60)] [--axes X,Y] [--config FILE]
         feeds an evemu recording through the whole pipeline in virtual time; --trace prints
         JSON lines (pan, state, refresh, frame, error); --axes takes positions from other
         ABS codes (hex), e.g. 02,03 for devices that report on ABS_Z/ABS_RX
@@ -31,9 +31,9 @@ commands:
         creates a uinput touchscreen from the recording and plays it in real time
   devices
         lists touchscreens and DRM cards with their connectors and modes
-  hw-check [--fixtures DIR] [--hold S]
+  hw-check [--fixtures DIR] [--hold S (0-3600)]
         checks on a real kernel (DRM test pattern, uinput round trips), for scripts/vm-test
-  expected-frame [--screen WxH] [--refreshes N] [--refreshing] [--test-pattern] FILE
+  expected-frame [--screen WxH] [--refreshes N (0-100)] [--refreshing] [--test-pattern] FILE
         writes as PPM the frame the kiosk shows with the default configuration after N
         refreshes of the sample data (default 1), or with --refreshing half a second into
         the next refresh, or hw-check's test pattern, for comparing with a screendump
@@ -65,6 +65,9 @@ func flag(_ name: String, in arguments: inout [String]) -> Bool {
 
 @MainActor
 func main() async -> Int32 {
+    // First, before anything can take long: a signal from now on waits in a pipe for the
+    // run loop instead of ending the program (docs/reliability.md).
+    do { try SignalPipe.install() } catch { Log.warning("signals keep their default actions: \(error)") }
     var arguments = Array(CommandLine.arguments.dropFirst())
     Log.verbose = flag("--verbose", in: &arguments)
     if flag("--version", in: &arguments) {
@@ -76,6 +79,7 @@ func main() async -> Int32 {
         return arguments.isEmpty && CommandLine.arguments.count == 1 ? 2 : 0
     }
     let command = arguments.removeFirst()
+    if command != "run" { SignalPipe.release() }
     do {
         switch command {
         case "run":
@@ -120,14 +124,9 @@ func main() async -> Int32 {
             }
             options.framesDirectory = try take("--frames", from: &arguments)
             if let s = try take("--refresh-seconds", from: &arguments) {
-                guard let seconds = Double(s), seconds >= 0, seconds.isFinite else { throw UsageError("bad --refresh-seconds \"\(s)\"") }
-                options.refreshSeconds = seconds
+                options.refreshSeconds = try NumericOption.double("--refresh-seconds", s, in: NumericOption.refreshSeconds)
             }
-            if let axes = try take("--axes", from: &arguments) {
-                let parts = axes.split(separator: ",").compactMap { UInt16($0, radix: 16) }
-                guard parts.count == 2 else { throw UsageError("bad --axes \"\(axes)\": want two hex ABS codes, e.g. 02,03") }
-                options.positionAxes = (parts[0], parts[1])
-            }
+            if let axes = try take("--axes", from: &arguments) { options.positionAxes = try NumericOption.axes("--axes", axes) }
             if let config = try take("--config", from: &arguments) { options.configuration = try Configuration.load(path: config) }
             let trace = flag("--trace", in: &arguments)
             try noneLeft(arguments)
@@ -136,7 +135,7 @@ func main() async -> Int32 {
         case "hw-check":
             // For the VM harness (docs/deployment.md): checks on a real kernel, not for kiosks.
             let fixtures = try take("--fixtures", from: &arguments)
-            let hold = try take("--hold", from: &arguments).flatMap(Double.init) ?? 0
+            let hold = try take("--hold", from: &arguments).map { try NumericOption.double("--hold", $0, in: NumericOption.holdSeconds) } ?? 0
             try noneLeft(arguments)
             let result = HardwareCheck.run(fixtures: fixtures, hold: hold) { print($0); fflush(nil) }
             print("hw-check: \(result.passed) passed, \(result.failed) failed")
@@ -145,7 +144,7 @@ func main() async -> Int32 {
             // For the VM harness: the frame the kiosk shows after N refreshes, as a PPM.
             var width = 1280, height = 800
             if let screen = try take("--screen", from: &arguments) { (width, height) = try ScreenOptions.parse(screen) }
-            let refreshes = try take("--refreshes", from: &arguments).flatMap(Int.init) ?? 1
+            let refreshes = try take("--refreshes", from: &arguments).map { try NumericOption.integer("--refreshes", $0, in: NumericOption.refreshes) } ?? 1
             let refreshing = arguments.contains("--refreshing"), testPattern = arguments.contains("--test-pattern")
             arguments.removeAll { $0 == "--refreshing" || $0 == "--test-pattern" }
             guard let out = arguments.first else { throw UsageError("expected-frame needs an output file") }
@@ -179,6 +178,9 @@ func main() async -> Int32 {
         }
         return 0
     } catch let error as UsageError {
+        fail(error.description, code: 2)
+    } catch let error as ConfigurationError where error.file == RunCommand.commandLine {
+        // A bad --set, --rotation or --screen is a bad command line, as any other option.
         fail(error.description, code: 2)
     } catch {
         fail("\(command): \(error)", code: 1)

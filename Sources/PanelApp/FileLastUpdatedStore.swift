@@ -1,0 +1,110 @@
+import Foundation
+import PanelRefresh
+
+/// Why the file store could not save: the file, the step that failed and its errno.
+public enum LastUpdatedStoreError: Error, Equatable, CustomStringConvertible {
+    /// `step` is the call that failed: open, write, fsync, close or rename.
+    case cannotWrite(path: String, step: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case let .cannotWrite(path, step, code):
+            return "cannot save the last-updated time to \(path): \(step): \(String(cString: strerror(code))) (errno \(code))"
+        }
+    }
+
+    /// What makes two failures the same for the log: the file and the errno (a directory that
+    /// is missing fails the same way at every refresh; a full disk is another cause).
+    public var cause: String {
+        switch self {
+        case let .cannotWrite(path, _, code): return "\(path)|\(code)"
+        }
+    }
+}
+
+/// A small JSON file of `{"key": seconds since 1970}`, at a location the caller chooses (the
+/// service's StateDirectory). Written whole to a temporary file beside it, flushed to disk and
+/// renamed over it, so a crash or power cut leaves the old file or the new one, never half of
+/// one. A missing, unreadable or corrupt file means "no record", never a crash; a failed save
+/// throws with the errno and leaves the time in memory, so the header still shows it.
+@MainActor
+public final class FileLastUpdatedStore: LastUpdatedStore {
+    public let path: String
+    /// The last save's failure; nil once a save works again.
+    public private(set) var lastError: LastUpdatedStoreError?
+    private var cache: [String: Date]?
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public func date(forKey key: String) -> Date? { load()[key] }
+
+    public func setDate(_ date: Date, forKey key: String) throws {
+        var dates = load()
+        dates[key] = date
+        cache = dates
+        let seconds = dates.mapValues { $0.timeIntervalSince1970 }
+        let data = (try? JSONSerialization.data(withJSONObject: seconds, options: [.sortedKeys])) ?? Data("{}".utf8)
+        do {
+            try write(Array(data))
+            lastError = nil
+        } catch {
+            lastError = error
+            throw error
+        }
+    }
+
+    /// open, write, fsync, close and rename, each checked: Foundation's atomic write names
+    /// no errno and does not flush.
+    private func write(_ bytes: [UInt8]) throws(LastUpdatedStoreError) {
+        let temporary = path + ".new"
+        func fail(_ step: String) -> LastUpdatedStoreError {
+            .cannotWrite(path: path, step: step, errno: errno)
+        }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw fail("open") }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let error = fail("write")
+                close(fd)
+                unlink(temporary)
+                throw error
+            }
+            offset += n
+        }
+        guard fsync(fd) == 0 else {
+            let error = fail("fsync")
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        guard close(fd) == 0 else {
+            let error = fail("close")
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = fail("rename")
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    private func load() -> [String: Date] {
+        if let cache { return cache }
+        var dates: [String: Date] = [:]
+        if let data = FileManager.default.contents(atPath: path),
+           let object = try? JSONSerialization.jsonObject(with: data),
+           let table = object as? [String: Any] {
+            for (key, value) in table {
+                if let seconds = value as? Double, seconds.isFinite { dates[key] = Date(timeIntervalSince1970: seconds) }
+            }
+        }
+        cache = dates
+        return dates
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Numbers given on the command line. Each option has a range, the same as its configuration
+/// key's where it has one; a number outside it (or not a number, or not finite) is a usage
+/// error, exit code 2. Unbounded, `replay --refresh-seconds 1e300` ran for ever and
+/// `expected-frame --refreshes -1` crashed.
+public enum NumericOption {
+    /// `replay --refresh-seconds`: as `data.refresh-seconds`.
+    public static let refreshSeconds = Configuration.refreshSecondsRange
+    /// `expected-frame --refreshes`: 0 to 100. The VM harness asks for 1 and 2; each refresh
+    /// is a few seconds of virtual time, so 100 is still a fraction of a second of work.
+    public static let refreshes = 0...100
+    /// `hw-check --hold`, seconds the test pattern stays up: 0 to 3600.
+    public static let holdSeconds = 0.0...3600
+
+    public static func double(_ option: String, _ text: String, in range: ClosedRange<Double>) throws -> Double {
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw UsageError("bad \(option) \"\(text)\": want a number from \(format(range.lowerBound)) to \(format(range.upperBound))")
+        }
+        return value
+    }
+
+    public static func integer(_ option: String, _ text: String, in range: ClosedRange<Int>) throws -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("bad \(option) \"\(text)\": want a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// Two hex ABS codes, as `--axes 02,03` and `input.position-axes`: each at most ABS_MAX.
+    public static func axes(_ option: String, _ text: String) throws -> (x: UInt16, y: UInt16) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            .compactMap { UInt16($0.trimmingCharacters(in: .whitespaces), radix: 16) }
+        guard parts.count == 2, parts.allSatisfy({ $0 <= Configuration.maxAbsCode }) else {
+            throw UsageError("bad \(option) \"\(text)\": want two hex ABS codes up to 3f, e.g. 02,03")
+        }
+        return (parts[0], parts[1])
+    }
+
+    private static func format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+}

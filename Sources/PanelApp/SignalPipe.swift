@@ -1,0 +1,59 @@
+import CProcess
+import Foundation
+
+/// The kiosk's signals as bytes in a pipe, from the first line of `main` on.
+///
+/// A signal's default action ends the process, and the run loop can only take signals once
+/// its sources exist: a SIGHUP sent while `run` started up used to kill it. The handler
+/// installed here only writes the signal's number into a pipe (write(2) is
+/// async-signal-safe), so nothing is lost or fatal in between; the loop reads the pipe
+/// whenever it is ready, and a signal that came early is acted on then.
+public enum SignalPipe {
+    /// SIGTERM and SIGINT stop the kiosk, SIGHUP reloads its configuration.
+    public static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+
+    /// The pipe's write end, read by the handler: a constant-initialised global needs no lazy
+    /// initialisation, which would not be safe in a handler.
+    nonisolated(unsafe) private static var writeEnd: Int32 = -1
+    /// The pipe's read end (non-blocking, close-on-exec), -1 before `install()`.
+    nonisolated(unsafe) public private(set) static var readEnd: Int32 = -1
+
+    /// Creates the pipe and takes `handled`. Call once, first thing.
+    public static func install() throws {
+        guard readEnd < 0 else { return }
+        var fds: [Int32] = [-1, -1]
+        guard panel_pipe_cloexec(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        // A full pipe drops the byte instead of blocking the handler.
+        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        readEnd = fds[0]
+        writeEnd = fds[1]
+        for number in handled {
+            signal(number) { number in
+                let saved = errno
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(SignalPipe.writeEnd, &byte, 1)
+                errno = saved
+            }
+        }
+    }
+
+    /// The signals that arrived since the last call, oldest first.
+    public static func receive() -> [Int32] {
+        guard readEnd >= 0 else { return [] }
+        var received: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = read(readEnd, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return received }
+            received += buffer[0..<n].map { Int32($0) }
+        }
+    }
+
+    /// Gives the signals back to their default actions, for commands that have no loop to
+    /// take them (a Ctrl-C ends `replay` or `record`); one that came meanwhile is raised again.
+    public static func release() {
+        for number in handled { signal(number, SIG_DFL) }
+        for number in receive() { raise(number) }
+    }
+}

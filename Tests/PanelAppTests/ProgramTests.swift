@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import PanelApp
+
+/// The `panel-refresh` executable beside the test bundle (`swift test` builds every product
+/// into the same folder), nil when it is not there.
+let programPath: String? = {
+    let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("panel-refresh").path
+    return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+}()
+
+/// A run of the program with its stderr read as it comes.
+final class ProgramRun {
+    let process = Process()
+    private let stderr = Pipe()
+    private(set) var log = ""
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: programPath ?? "/nonexistent")
+        process.arguments = arguments
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Reads stderr until `marker` shows up; false after `timeout` seconds or at its end.
+    func wait(for marker: String, timeout: Double = 30) -> Bool {
+        let fd = stderr.fileHandleForReading.fileDescriptor
+        let watch = Stopwatch()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !log.contains(marker) {
+            let left = timeout - watch.elapsed
+            guard left > 0 else { return false }
+            var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiter, 1, Int32(left * 1000)) > 0 else { return false }
+            let n = read(fd, &buffer, buffer.count)
+            guard n > 0 else { return false }
+            log += String(decoding: buffer[0..<n], as: UTF8.self)
+        }
+        return true
+    }
+
+    /// The exit code, or nil when a signal ended it.
+    func finish() -> Int32? {
+        process.waitUntilExit()
+        return process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+}
+
+@Suite("The program's command line and signals", .enabled(if: programPath != nil, "needs the panel-refresh executable beside the tests (swift test builds it)"))
+struct ProgramTests {
+    @Test("numbers outside their documented ranges are usage errors (exit 2), not crashes or endless runs", arguments: [
+        ["replay", "/nonexistent.evemu", "--refresh-seconds", "1e300"],
+        ["replay", "/nonexistent.evemu", "--refresh-seconds", "-1"],
+        ["replay", "/nonexistent.evemu", "--refresh-seconds", "nan"],
+        ["replay", "/nonexistent.evemu", "--axes", "99,100"],
+        ["expected-frame", "--refreshes", "-1", "/dev/null"],
+        ["expected-frame", "--refreshes", "1000000", "/dev/null"],
+        ["expected-frame", "--refreshes", "99999999999999999999", "/dev/null"],
+        ["expected-frame", "--screen", "100000x2", "/dev/null"],
+        ["hw-check", "--hold", "1e300"],
+        ["run", "--set", "data.timeout=1e300"],
+        ["run", "--set", "data.page-size=-5"],
+    ])
+    func badNumbers(arguments: [String]) throws {
+        let run = try ProgramRun(arguments)
+        #expect(run.finish() == 2)
+        #expect(run.wait(for: "usage: panel-refresh") || run.log.contains("usage"), "\(run.log)")
+    }
+
+    @Test("a SIGHUP while run starts up is not fatal: it is taken, and the configuration reread, once the loop runs")
+    func hangupDuringStartUp() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hup-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/config"
+        try "[display]\nbackend = headless\n[state]\ndirectory = \(dir)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try ProgramRun(["run", "--config", config])
+        // "starting" comes before the display, the fonts and the loop: the old default action
+        // of SIGHUP ended the program here.
+        #expect(run.wait(for: "starting"))
+        kill(run.process.processIdentifier, SIGHUP)
+        #expect(run.wait(for: "reloaded \(config)"), "\(run.log)")
+        kill(run.process.processIdentifier, SIGTERM)
+        #expect(run.finish() == 0, "\(run.log)")
+    }
+}
+
+@Suite("Signals before the loop")
+struct SignalPipeTests {
+    @Test("a handled signal becomes a byte in the pipe instead of its default action; release restores the default")
+    func pipe() throws {
+        try SignalPipe.install()
+        #expect(SignalPipe.readEnd >= 0)
+        _ = SignalPipe.receive()
+        // To the process, as kill(1) and systemd send them: any thread that does not block
+        // them takes them, so wait for the bytes.
+        kill(getpid(), SIGHUP)
+        var received: [Int32] = []
+        let watch = Stopwatch()
+        while received.count < 1, watch.elapsed < 5 {
+            var waiter = pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&waiter, 1, 100)
+            received += SignalPipe.receive()
+        }
+        #expect(received == [SIGHUP])
+        #expect(SignalPipe.receive().isEmpty)
+        SignalPipe.release()
+        var current = sigaction()
+        sigaction(SIGHUP, nil, &current)
+        #expect(unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_DFL, to: Int.self))
+    }
+}
+
+@MainActor
+@Suite("Numeric options")
+struct NumericOptionTests {
+    @Test("ranges as documented; non-finite and out-of-range numbers are usage errors")
+    func ranges() throws {
+        #expect(try NumericOption.double("--refresh-seconds", "60", in: NumericOption.refreshSeconds) == 60)
+        #expect(try NumericOption.integer("--refreshes", "0", in: NumericOption.refreshes) == 0)
+        for bad in ["60.001", "1e300", "-0.5", "inf", "nan", "", "1s"] {
+            #expect(throws: UsageError.self) { try NumericOption.double("--refresh-seconds", bad, in: NumericOption.refreshSeconds) }
+        }
+        for bad in ["-1", "101", "1000000", "1.5", "99999999999999999999"] {
+            #expect(throws: UsageError.self) { try NumericOption.integer("--refreshes", bad, in: NumericOption.refreshes) }
+        }
+        #expect(try NumericOption.axes("--axes", "02,03") == (2, 3))
+        for bad in ["02", "40,01", "02,03,04", "zz,01", ""] {
+            #expect(throws: UsageError.self) { try NumericOption.axes("--axes", bad) }
+        }
+        #expect(throws: UsageError.self) { try ExpectedFrame.render(width: 10, height: 10, refreshes: -1) }
+        var options = ReplayCommand.Options(file: "/nonexistent")
+        options.refreshSeconds = 1e300
+        #expect(throws: UsageError.self) { try ReplayCommand.run(options) }
+    }
+}
