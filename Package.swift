@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 // The module graph follows the data flow of shared/design.md, one way:
 // input -> gestures -> physics -> UI -> refresh components. Gestures, physics, UI and
-// refresh are pure Swift: no C modules, no I/O besides the last-updated store, no clock of
-// their own. Input is where the kernel comes in.
+// refresh are pure Swift: no C modules, no I/O, no clock of their own. Input is where the
+// kernel comes in.
 import PackageDescription
 
 let package = Package(
@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "panel-refresh", targets: ["PanelRefreshProgram"]),
         .executable(name: "panel-refresh-example", targets: ["PanelRefreshExample"]),
         .executable(name: "panel-refresh-bench", targets: ["PanelRefreshBench"]),
+        .executable(name: "panel-refresh-fuzz", targets: ["PanelRefreshFuzz"]),
     ],
     targets: [
         .target(name: "PanelGestures"),
@@ -48,13 +49,18 @@ let package = Package(
         // Command data sources: the wait-status macros and waitid's siginfo_t that Swift cannot import.
         .systemLibrary(name: "CProcess"),
         .executableTarget(name: "PanelRefreshProgram", dependencies: ["PanelApp"]),
+        // Fuzzing (scripts/fuzz, docs/reliability.md): the targets and libFuzzer's entry points
+        // as a library the tests also run over the seed corpora; the program's C main is weak,
+        // so libFuzzer's takes over in the fuzzing build and a plain build replays files.
+        .target(name: "PanelFuzz", dependencies: ["PanelApp", "PanelInput", "PanelGestures", "PanelRender"]),
+        .executableTarget(name: "PanelRefreshFuzz", dependencies: ["PanelFuzz"]),
         .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelInput", "PanelGestures", "PanelDisplay", "PanelRefresh"]),
         .testTarget(name: "PanelGesturesTests", dependencies: ["PanelGestures"]),
         .testTarget(name: "PanelPhysicsTests", dependencies: ["PanelPhysics"]),
         .testTarget(name: "PanelUITests", dependencies: ["PanelUI"]),
         .testTarget(name: "PanelRefreshTests", dependencies: ["PanelRefresh"]),
         .testTarget(name: "PanelInputTests", dependencies: ["PanelInput", "PanelRefresh"], exclude: ["Fixtures"]),
-        .testTarget(name: "PanelAppTests", dependencies: ["PanelApp"]),
+        .testTarget(name: "PanelAppTests", dependencies: ["PanelApp", "PanelFuzz"]),
         .testTarget(name: "PanelRenderTests", dependencies: ["PanelRender", "PanelDisplay", "PanelRefresh", "PanelApp"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

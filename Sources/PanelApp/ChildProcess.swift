@@ -123,7 +123,14 @@ struct ChildProcess {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in argv + envp { free(p) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        var result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        // ETXTBSY: some process holds the program open for writing, often only for an instant
+        // (a child forked elsewhere in this process between the file's write and its close
+        // inherits the descriptor until its own exec). Try again briefly: 10 times, 10 ms apart.
+        for _ in 0..<10 where result == ETXTBSY {
+            usleep(10_000)
+            result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        }
         guard result == 0 else { throw .spawn(errno: result) }
         return pid
     }

@@ -57,8 +57,17 @@ public enum ReplayCommand {
             throw UsageError("refresh seconds \(options.refreshSeconds) outside \(NumericOption.refreshSeconds)")
         }
         let recording = try EvemuRecording.load(path: options.file, descriptionPath: options.descriptionFile)
+        return try run(recording, options, fonts: try FontLibrary(), onTrace: onTrace)
+    }
+
+    /// A recording already read, on `fonts` (the fuzz target reuses one library for every
+    /// input).
+    public static func run(_ recording: EvemuRecording, _ options: Options, fonts: FontLibrary,
+                           onTrace: ((TraceEvent) -> Void)? = nil) throws -> Result {
+        guard NumericOption.refreshSeconds.contains(options.refreshSeconds) else {
+            throw UsageError("refresh seconds \(options.refreshSeconds) outside \(NumericOption.refreshSeconds)")
+        }
         let scene = Scene(size: Size(width: Double(options.width), height: Double(options.height)))
-        let fonts = try FontLibrary()
         scene.screen.textMeasurer = fonts
         var display: HeadlessDisplay?
         if let dir = options.framesDirectory {

@@ -14,31 +14,32 @@ public enum EvemuWriter {
         var out = "# EVEMU 1.3\n"
         out += "# Input device name: \"\(d.name)\"\n"
         out += "N: \(d.name)\n"
-        out += String(format: "I: %04x %04x %04x %04x\n", d.bustype, d.vendor, d.product, d.version)
+        out += "I: \(hex(d.bustype, 4)) \(hex(d.vendor, 4)) \(hex(d.product, 4)) \(hex(d.version, 4))\n"
         let propLines = max(1, ((d.properties.max().map(Int.init) ?? 0) / 64) + 1)
         for n in 0..<propLines { out += "P:" + bytes(of: d.properties, line: n) + "\n" }
         // evemu always writes 0b (SYN_REPORT, SYN_CONFIG, SYN_DROPPED); the device's own bits
         // when it declares them, so a description survives a round trip.
         let syn = d.codes[EventType.syn].flatMap { $0.isEmpty ? nil : $0 } ?? [SynCode.report, SynCode.config, SynCode.dropped]
-        out += "B: 00" + bytes(of: syn, line: 0) + "\n"
-        var types = maskLines
-        for type in d.codes.keys.sorted() where type != EventType.syn && !types.contains(where: { $0.type == type }) {
-            types.append((type, max(1, Int((d.codes[type]?.max() ?? 0) / 64) + 1)))
+        var types = maskLines + [(EventType.syn, 1)]
+        for type in d.codes.keys.sorted() where !types.contains(where: { $0.type == type }) {
+            types.append((type, 1))
         }
         for (type, lines) in types.sorted(by: { $0.type < $1.type }) {
-            let codes = d.codes[type] ?? []
+            // As many lines as the highest code needs, whatever the type (a SYN code past 63
+            // was lost once).
+            let codes = type == EventType.syn ? syn : d.codes[type] ?? []
             let needed = max(lines, Int((codes.max() ?? 0) / 64) + 1)
-            for n in 0..<needed { out += String(format: "B: %02x", type) + bytes(of: codes, line: n) + "\n" }
+            for n in 0..<needed { out += "B: " + hex(type, 2) + bytes(of: codes, line: n) + "\n" }
         }
         for code in d.absInfo.keys.sorted() {
             guard let a = d.absInfo[code] else { continue }
-            out += String(format: "A: %02x %d %d %d %d %d\n", code, a.minimum, a.maximum, a.fuzz, a.flat, a.resolution)
+            out += "A: \(hex(code, 2)) \(a.minimum) \(a.maximum) \(a.fuzz) \(a.flat) \(a.resolution)\n"
         }
         for code in d.leds.keys.sorted() where d.leds[code] != 0 {
-            out += String(format: "L: %02x %d\n", code, d.leds[code] ?? 0)
+            out += "L: \(hex(code, 2)) \(d.leds[code] ?? 0)\n"
         }
         for code in d.switches.keys.sorted() where d.switches[code] != 0 {
-            out += String(format: "S: %02x %d\n", code, d.switches[code] ?? 0)
+            out += "S: \(hex(code, 2)) \(d.switches[code] ?? 0)\n"
         }
         return out
     }
@@ -50,7 +51,7 @@ public enum EvemuWriter {
         var lastReport: Int64?
         for e in events {
             let sec = e.microseconds / 1_000_000, usec = e.microseconds % 1_000_000
-            out += String(format: "E: %lu.%06u %04x %04x %04d\t", UInt64(max(0, sec)), UInt32(max(0, usec)), e.type, e.code, e.value)
+            out += "E: \(max(0, sec)).\(padded(Int64(max(0, usec)), 6)) \(hex(e.type, 4)) \(hex(e.code, 4)) \(padded(Int64(e.value), 4))\t"
             if e.isSynReport {
                 let ms = lastReport.map { (e.microseconds - $0) / 1000 } ?? 0
                 out += "# ------------ SYN_REPORT (0) ---------- +\(ms)ms\n"
@@ -71,12 +72,24 @@ public enum EvemuWriter {
             + events(r.events)
     }
 
+    /// `%0Nx`: lower-case hex, zero-padded to `width` (String(format:) is Foundation's and slow).
+    static func hex<T: BinaryInteger>(_ value: T, _ width: Int) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    /// `%0Nd`: decimal, zero-padded to `width` with the sign counted, as printf does ("-001").
+    static func padded(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value.magnitude), sign = value < 0 ? "-" : ""
+        return sign + String(repeating: "0", count: max(0, width - sign.count - digits.count)) + digits
+    }
+
     private static func bytes(of codes: Set<UInt16>, line: Int) -> String {
         var out = ""
         for j in 0..<8 {
             var byte: UInt8 = 0
             for k in 0..<8 where codes.contains(UInt16(line * 64 + j * 8 + k)) { byte |= 1 << k }
-            out += String(format: " %02x", byte)
+            out += " " + hex(byte, 2)
         }
         return out
     }
@@ -90,7 +103,7 @@ enum EventNames {
         case EventType.key: return "EV_KEY"
         case EventType.abs: return "EV_ABS"
         case EventType.msc: return "EV_MSC"
-        default: return String(format: "EV_0x%02x", t)
+        default: return "EV_0x" + EvemuWriter.hex(t, 2)
         }
     }
 
@@ -104,7 +117,7 @@ enum EventNames {
         case (EventType.abs, AbsCode.mtTrackingID): return "ABS_MT_TRACKING_ID"
         case (EventType.key, KeyCode.btnTouch): return "BTN_TOUCH"
         case (EventType.syn, SynCode.dropped): return "SYN_DROPPED"
-        default: return String(format: "0x%04x", c)
+        default: return "0x" + EvemuWriter.hex(c, 4)
         }
     }
 }

@@ -116,6 +116,15 @@ struct EvemuParserTests {
         #expect(again.version == .v1_3)
     }
 
+    @Test("SYN bits past 63 survive writing (the writer once wrote one SYN line)")
+    func synBitsPastOneLine() throws {
+        let text = "N: X\nI: 0003 0001 0002 0003\nB: 00 00 00 00 00 00 00 00 00\nB: 00 01 00 00 00 00 00 00 00\n"
+        let device = try EvemuParser.parse(text, file: "syn").device
+        #expect(device.codes[EventType.syn] == [64])
+        let written = EvemuWriter.recording(EvemuRecording(device: device, events: []))
+        #expect(try EvemuParser.parse(written, file: "written").device.codes[EventType.syn] == [64])
+    }
+
     @Test("the writer's lines look like evemu-record's")
     func writerFormat() throws {
         let r = try Fixture.pixelSwipe.recording()
