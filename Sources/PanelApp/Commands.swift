@@ -75,7 +75,7 @@ public enum ReplayCommand {
             let headless = HeadlessDisplay(width: options.width, height: options.height)
             headless.frameDirectory = dir
             let renderer = Renderer(fonts: fonts)
-            scene.onFrame = { damage in
+            scene.onFrame = { [unowned scene] damage in
                 renderer.render(scene.screen, into: headless.backSurface, damage: damage)
                 try? headless.present(damage: damage) {}
             }
@@ -137,7 +137,7 @@ public enum DemoCommand {
         let display = HeadlessDisplay(width: width, height: height)
         display.frameDirectory = framesDirectory
         let renderer = Renderer(fonts: fonts)
-        scene.onFrame = { damage in
+        scene.onFrame = { [unowned scene] damage in
             renderer.render(scene.screen, into: display.backSurface, damage: damage)
             try? display.present(damage: damage) {}
         }

@@ -110,10 +110,16 @@ public struct Configuration: Sendable {
     }
 
     public static func load(path: String) throws -> Configuration {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError(file: path, line: 0, message: "cannot read the file")
+        // 1 MiB: a configuration is a few hundred bytes; anything near this is not one.
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, limit: 1 << 20)
+        } catch .tooLarge {
+            throw ConfigurationError(file: path, line: 0, message: "larger than 1 MiB: not a configuration file")
+        } catch .unreadable(let code) {
+            throw ConfigurationError(file: path, line: 0, message: "cannot read the file: \(String(cString: strerror(code)))")
         }
-        return try parse(String(decoding: data, as: UTF8.self), file: path)
+        return try parse(String(decoding: bytes, as: UTF8.self), file: path)
     }
 
     /// Sets `section.key` from text, as in the file (command-line overrides use this too).

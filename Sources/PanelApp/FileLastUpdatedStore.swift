@@ -1,4 +1,5 @@
 import Foundation
+import PanelInput
 import PanelRefresh
 
 /// Why the file store could not save: the file, the step that failed and its errno.
@@ -30,6 +31,8 @@ public enum LastUpdatedStoreError: Error, Equatable, CustomStringConvertible {
 @MainActor
 public final class FileLastUpdatedStore: LastUpdatedStore {
     public let path: String
+    /// A larger file is not ours (a record is a few dozen bytes per key): 64 KiB.
+    static let maxBytes = 64 << 10
     /// The last save's failure; nil once a save works again.
     public private(set) var lastError: LastUpdatedStoreError?
     private var cache: [String: Date]?
@@ -97,8 +100,8 @@ public final class FileLastUpdatedStore: LastUpdatedStore {
     private func load() -> [String: Date] {
         if let cache { return cache }
         var dates: [String: Date] = [:]
-        if let data = FileManager.default.contents(atPath: path),
-           let object = try? JSONSerialization.jsonObject(with: data),
+        if let bytes = try? BoundedFile.read(path, limit: Self.maxBytes),
+           let object = try? JSONSerialization.jsonObject(with: Data(bytes)),
            let table = object as? [String: Any] {
             for (key, value) in table {
                 if let seconds = value as? Double, seconds.isFinite { dates[key] = Date(timeIntervalSince1970: seconds) }

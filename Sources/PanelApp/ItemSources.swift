@@ -1,4 +1,5 @@
 import Foundation
+import PanelInput
 
 /// Why a data source gave no page.
 public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -157,14 +158,15 @@ public final class FileItemSource: ItemSource {
         let path = path, fields = fields
         Background.run({
             Result {
-                let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-                if let size = attributes?[.size] as? Int, size > ItemParser.maxBytes {
+                let bytes: [UInt8]
+                do throws(BoundedFile.Failure) {
+                    bytes = try BoundedFile.read(path, limit: ItemParser.maxBytes)
+                } catch .tooLarge {
                     throw DataSourceError.tooLarge(source: path, limit: ItemParser.maxBytes)
+                } catch .unreadable(let code) {
+                    throw DataSourceError.unreachable(source: path, reason: "cannot read the file: \(String(cString: strerror(code)))")
                 }
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw DataSourceError.unreachable(source: path, reason: "cannot read the file")
-                }
-                return ItemParser.page(try ItemParser.parse(data, source: path, fields: fields), page: page, size: pageSize)
+                return ItemParser.page(try ItemParser.parse(Data(bytes), source: path, fields: fields), page: page, size: pageSize)
             }
         }, then: completion)
     }

@@ -40,15 +40,21 @@ public struct EvemuRecording: Sendable, Hashable {
                                      events: text, eventsFile: path)
     }
 
+    /// The largest recording read: 256 MiB, hours of a busy multi-touch panel (about 40 bytes
+    /// an event, a few thousand events a second); a path to /dev/zero is refused, not read on.
+    public static let maxBytes = 256 << 20
+
     private static func readText(_ path: String) throws -> String {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw EvemuError(file: path, line: 0, reason: "cannot read: \(error.localizedDescription)")
+            bytes = try BoundedFile.read(path, limit: maxBytes)
+        } catch .tooLarge {
+            throw EvemuError(file: path, line: 0, reason: "larger than \(maxBytes >> 20) MiB")
+        } catch .unreadable(let code) {
+            throw EvemuError(file: path, line: 0, reason: "cannot read: \(String(cString: strerror(code)))")
         }
         // Device names may hold any bytes; decode leniently rather than refuse the file.
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PanelApp
 import PanelRefresh
+import PanelInput
 
 /// Whether `pid` is a live process (a zombie or a missing one is not): /proc/PID/stat's state.
 func isRunning(_ pid: Int32) -> Bool {
@@ -126,6 +127,21 @@ struct HostileCommandTests {
                                            limits: ChildProcess.Limits(timeout: 10, stdoutBytes: 100))
         #expect(outcome.signal == SIGTERM)
         #expect(outcome.stdout.isEmpty)
+    }
+}
+
+@MainActor
+@Suite("Files that never end")
+struct EndlessFileTests {
+    @Test("an item file, a configuration and a bounded read stop at their limits on /dev/zero")
+    func devZero() async throws {
+        #expect(dataSourceError(await load(FileItemSource(path: "/dev/zero"))) == .tooLarge(source: "/dev/zero", limit: ItemParser.maxBytes))
+        #expect(throws: ConfigurationError(file: "/dev/zero", line: 0, message: "larger than 1 MiB: not a configuration file")) {
+            try Configuration.load(path: "/dev/zero")
+        }
+        #expect(throws: BoundedFile.Failure.tooLarge) { try BoundedFile.read("/dev/zero", limit: 1000) }
+        #expect(throws: BoundedFile.Failure.unreadable(errno: ENOENT)) { try BoundedFile.read("/nonexistent", limit: 1000) }
+        #expect(try BoundedFile.read("/dev/null", limit: 0) == [])
     }
 }
 

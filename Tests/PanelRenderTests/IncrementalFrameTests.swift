@@ -17,7 +17,7 @@ struct IncrementalFrameTests {
         let fresh = Surface(width: 320, height: 200)
         var frames = 0
         var worst = (pixels: 0, frame: 0)
-        scene.onFrame = { damage in
+        scene.onFrame = { [unowned scene] damage in
             renderer.render(scene.screen, into: incremental, damage: damage)
             renderer.render(scene.screen, into: fresh)
             frames += 1

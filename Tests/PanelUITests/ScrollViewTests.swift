@@ -104,7 +104,7 @@ struct ScrollViewTests {
         stage.scrollView.contentOffset = Point(x: 0, y: 400)
         stage.drag(from: 400, to: 100, duration: 0.1)
         var maxOffset = 0.0
-        stage.scene.onFrame = { _ in maxOffset = max(maxOffset, stage.scrollView.contentOffset.y) }
+        stage.scene.onFrame = { [unowned stage] _ in maxOffset = max(maxOffset, stage.scrollView.contentOffset.y) }
         stage.scene.settle()
         #expect(maxOffset > 520, "it went past the end")
         #expect(stage.scrollView.contentOffset.y == 520)
@@ -213,7 +213,7 @@ struct ScrollViewTests {
         #expect(caught < -20, "still out of range")
         #expect(!stage.scrollView.isDecelerating)
         var offsets: [Double] = []
-        stage.scene.onFrame = { _ in offsets.append(stage.scrollView.contentOffset.y) }
+        stage.scene.onFrame = { [unowned stage] _ in offsets.append(stage.scrollView.contentOffset.y) }
         stage.scene.play(Array(script.frames.dropFirst()))
         // The touch stops the bounce where it is; the drag then continues through the
         // rubber band from there, one small step at a time.
