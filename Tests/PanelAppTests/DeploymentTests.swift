@@ -41,12 +41,12 @@ struct DeploymentTests {
         #expect(!result.output.contains("panel-refresh.service"), "no warnings about the unit: \(result.output)")
     }
 
-    @Test("the unit's exposure is 2.0 or lower", .enabled(if: FileManager.default.isExecutableFile(atPath: systemdAnalyze), "needs systemd-analyze"))
+    @Test("the unit's exposure is 1.5 or lower", .enabled(if: FileManager.default.isExecutableFile(atPath: systemdAnalyze), "needs systemd-analyze"))
     func exposure() throws {
         let result = try shell(systemdAnalyze, ["security", "--offline=true", try unitCopy()])
         let line = try #require(result.output.split(separator: "\n").first { $0.contains("Overall exposure level") })
         let score = line.split(separator: ":").last.flatMap { Double($0.split(separator: " ").first ?? "") }
-        #expect(try #require(score) <= 2.0, "\(line)")
+        #expect(try #require(score) <= 1.5, "\(line)")
     }
 
     @Test("the default configuration is valid")

@@ -85,6 +85,20 @@ struct ProgramTests {
         kill(run.process.processIdentifier, SIGTERM)
         #expect(run.finish() == 0, "\(run.log)")
     }
+
+    @Test("a SIGTERM while run starts up stops it cleanly once the loop runs (exit 0, not death by signal)")
+    func terminateDuringStartUp() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("term-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/config"
+        try "[display]\nbackend = headless\n[state]\ndirectory = \(dir)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try ProgramRun(["run", "--config", config])
+        #expect(run.wait(for: "starting"))
+        kill(run.process.processIdentifier, SIGTERM)
+        #expect(run.finish() == 0, "\(run.log)")
+        #expect(run.wait(for: "stopping") || run.log.contains("stopping"), "\(run.log)")
+    }
 }
 
 @Suite("Signals before the loop")
