@@ -44,7 +44,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         // The writer writes evemu-record's canonical form (SYN bits always, no empty bitmask
         // sets, no LED or switch in state 0): what it keeps must come back as it was, and
         // writing again must change nothing.
-        guard canonical(again.device) == canonical(recording.device) else { fatalError("the round trip changed the description") }
+        let (before, after) = (canonical(recording.device), canonical(again.device))
+        guard after == before else {
+            fatalError("the round trip changed the description: \(before) became \(after)")
+        }
         guard again.events == recording.events else { fatalError("the round trip changed the events") }
         let rewritten = EvemuWriter.recording(again)
         guard rewritten == written else { fatalError("writing a written recording again changed it: \(firstDifference(written, rewritten))") }

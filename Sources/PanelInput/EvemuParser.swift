@@ -53,15 +53,22 @@ public enum EvemuParser {
         var text: String
     }
 
-    /// Byte ranges of the lines (without "\n" and a "\r" before it); line i is number i + 1.
+    /// Byte ranges of the lines, without "\n" and the "\r"s before it (the last line's too,
+    /// with or without a "\n": a CR at a line's end is line-ending noise, never data, so what
+    /// the writer writes reads back the same); line i is number i + 1.
     private static func lineRanges(_ bytes: [UInt8]) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var start = 0
+        func add(_ end: Int) {
+            var end = end
+            while end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            ranges.append(start..<end)
+        }
         for i in bytes.indices where bytes[i] == UInt8(ascii: "\n") {
-            ranges.append(start..<(i > start && bytes[i - 1] == UInt8(ascii: "\r") ? i - 1 : i))
+            add(i)
             start = i + 1
         }
-        if start < bytes.count { ranges.append(start..<bytes.count) }
+        if start < bytes.count { add(bytes.count) }
         return ranges
     }
 

@@ -116,6 +116,15 @@ struct EvemuParserTests {
         #expect(again.version == .v1_3)
     }
 
+    @Test("CRs at a line's end are dropped, on the last line too, so a name reads back as written")
+    func trailingCarriageReturns() throws {
+        let device = try EvemuParser.parse("N: Panel\r\r\nI: 0003 0001 0002 0003\r", file: "cr").device
+        #expect(device.name == "Panel")
+        #expect(try EvemuParser.parse("N: Panel\r", file: "cr").device.name == "Panel")
+        let written = EvemuWriter.recording(EvemuRecording(device: device, events: []))
+        #expect(try EvemuParser.parse(written, file: "written").device.name == "Panel")
+    }
+
     @Test("SYN bits past 63 survive writing (the writer once wrote one SYN line)")
     func synBitsPastOneLine() throws {
         let text = "N: X\nI: 0003 0001 0002 0003\nB: 00 00 00 00 00 00 00 00 00\nB: 00 01 00 00 00 00 00 00 00\n"
