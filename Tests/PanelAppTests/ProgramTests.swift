@@ -41,8 +41,12 @@ final class ProgramRun {
         return true
     }
 
-    /// The exit code, or nil when a signal ended it.
-    func finish() -> Int32? {
+    /// The exit code, or nil when a signal ended it or it was still running after `timeout`
+    /// seconds (it is then killed: a test must fail, not hang).
+    func finish(timeout: Double = 60) -> Int32? {
+        let watch = Stopwatch()
+        while process.isRunning && watch.elapsed < timeout { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return process.terminationReason == .exit ? process.terminationStatus : nil
     }
