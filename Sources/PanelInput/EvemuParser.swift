@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads evemu 1.0–1.3 text (shared/reference/evemu-format.md §1).
+/// Reads evemu 1.0–1.3 text, as evemu-record writes it (docs/input.md, "Recordings").
 ///
 /// Tolerant where real files differ (comments anywhere, description lines in any order, 4 or
 /// 5 values on `A:` lines whatever the version, hex of any width, unpadded values, absolute

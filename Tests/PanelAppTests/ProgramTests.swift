@@ -52,6 +52,16 @@ final class ProgramRun {
     }
 }
 
+/// `panel-refresh run` on the headless display with a state directory of its own: the run,
+/// that directory (to remove) and the configuration file in it.
+func startHeadlessKiosk() throws -> (ProgramRun, String, String) {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let config = dir + "/config"
+    try "[display]\nbackend = headless\n[state]\ndirectory = \(dir)\n".write(toFile: config, atomically: true, encoding: .utf8)
+    return (try ProgramRun(["run", "--config", config]), dir, config)
+}
+
 @Suite("The program's command line and signals", .enabled(if: programPath != nil, "needs the panel-refresh executable beside the tests (swift test builds it)"))
 struct ProgramTests {
     @Test("numbers outside their documented ranges are usage errors (exit 2), not crashes or endless runs", arguments: [
@@ -75,12 +85,8 @@ struct ProgramTests {
 
     @Test("a SIGHUP while run starts up is not fatal: it is taken, and the configuration reread, once the loop runs")
     func hangupDuringStartUp() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hup-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let (run, dir, config) = try startHeadlessKiosk()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let config = dir + "/config"
-        try "[display]\nbackend = headless\n[state]\ndirectory = \(dir)\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let run = try ProgramRun(["run", "--config", config])
         // "starting" comes before the display, the fonts and the loop: the old default action
         // of SIGHUP ended the program here.
         #expect(run.wait(for: "starting"))
@@ -92,12 +98,8 @@ struct ProgramTests {
 
     @Test("a SIGTERM while run starts up stops it cleanly once the loop runs (exit 0, not death by signal)")
     func terminateDuringStartUp() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("term-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let (run, dir, _) = try startHeadlessKiosk()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let config = dir + "/config"
-        try "[display]\nbackend = headless\n[state]\ndirectory = \(dir)\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let run = try ProgramRun(["run", "--config", config])
         #expect(run.wait(for: "starting"))
         kill(run.process.processIdentifier, SIGTERM)
         #expect(run.finish() == 0, "\(run.log)")
