@@ -27,3 +27,10 @@ static inline int panel_wait_signal(int status) { return WIFSIGNALED(status) ? W
 // fcntl() and hold it open.
 extern int pipe2(int pipefd[2], int flags);
 static inline int panel_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+// Likewise declared only under _GNU_SOURCE (glibc 2.34 and later): the child closes every
+// descriptor from `low` up before exec, so none of the parent's reaches the program.
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int low);
+static inline int panel_spawn_close_from(posix_spawn_file_actions_t *actions, int low) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, low);
+}

@@ -111,6 +111,9 @@ struct ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        // Nothing else of the kiosk's (the DRM card, touchscreens, sockets) reaches the program,
+        // whether or not it was opened close-on-exec.
+        panel_spawn_close_from(&actions, 3)
         var empty = sigset_t(), defaults = sigset_t()
         sigemptyset(&empty)
         sigemptyset(&defaults)

@@ -115,8 +115,21 @@ struct HostileCommandTests {
     func killedBySignal() async throws {
         let killed = try script("kill -9 $$")
         defer { try? FileManager.default.removeItem(atPath: killed) }
-        #expect(dataSourceError(await load(CommandItemSource(executable: killed, timeout: 5)))
-            == .exitStatus(command: killed, status: 128 + 9, stderr: ""))
+        let result = await load(CommandItemSource(executable: killed, timeout: 5))
+        #expect(dataSourceError(result) == .exitStatus(command: killed, status: 128 + 9, stderr: ""), "\(result)")
+    }
+
+    @Test("no descriptor of the kiosk's but stdin, stdout and stderr reaches the program")
+    func onlyStandardDescriptors() throws {
+        // One of ours, deliberately not close-on-exec.
+        let leaky = open("/dev/null", O_RDONLY)
+        defer { close(leaky) }
+        let outcome = try ChildProcess.run("/bin/sh", ["-c", "ls /proc/self/fd"], environment: [:],
+                                           limits: ChildProcess.Limits(timeout: 10, stdoutBytes: 1000))
+        // ls sees 0, 1, 2 and the descriptor of the folder it lists.
+        let listed = String(decoding: outcome.stdout, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
+        #expect(!listed.contains(leaky), "\(listed)")
+        #expect(listed.count <= 4, "\(listed)")
     }
 
     @Test("the kiosk's ignored and blocked signals are not passed on: the command stops on SIGTERM")

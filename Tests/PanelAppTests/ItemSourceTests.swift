@@ -15,11 +15,16 @@ func dataSourceError(_ result: Result<[Item], Error>) -> DataSourceError? {
     return nil
 }
 
-/// A shell script in a temporary file.
+/// A shell script in a temporary file. Written through a close-on-exec descriptor: a child
+/// started meanwhile by another test must not inherit it open for writing, or running the
+/// script fails with ETXTBSY for as long as that child lives.
 func script(_ body: String) throws -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("source-\(UUID().uuidString).sh").path
-    try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(fd) }
+    let bytes = Array(("#!/bin/sh\n" + body + "\n").utf8)
+    guard write(fd, bytes, bytes.count) == bytes.count else { throw POSIXError(.EIO) }
     return path
 }
 
