@@ -6,7 +6,7 @@ import Foundation
 /// limit, and whatever is left of the group when it is done is ended and reaped. The program's
 /// own exit decides the result, not its pipes: a background child that keeps them open cannot
 /// turn a good answer into a timeout.
-struct ChildProcess {
+enum ChildProcess {
     /// What the program left behind.
     struct Outcome: Equatable {
         /// The exit code, or nil when a signal ended it (`signal`).
@@ -43,9 +43,9 @@ struct ChildProcess {
     /// (a program that exits with its pipes still held by a child is seen within this).
     static let exitPollSeconds = 0.01
 
-    /// Signals the program starts with at their default action: the kiosk ignores or blocks
-    /// some (SIGPIPE, and SIGTERM/SIGINT/SIGHUP that its signal sources take), and exec keeps
-    /// ignored and blocked signals, so a child would otherwise not stop on SIGTERM.
+    /// Signals the program starts with at their default action: exec keeps a signal that the
+    /// parent ignores (SIGPIPE, or anything a library set to SIG_IGN), so a child could
+    /// otherwise not stop on SIGTERM; the mask is emptied for the same reason.
     static let resetSignals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2, SIGCHLD, SIGALRM]
 
     /// Runs `executable` with `arguments` (argv[0] is the executable) and `environment`,

@@ -52,21 +52,25 @@ public enum ReplayCommand {
     }
 
     public static func run(_ options: Options, onTrace: ((TraceEvent) -> Void)? = nil) throws -> Result {
-        // It bounds the virtual time the replay runs on for (four times it): no endless replay.
+        // Before the file is read: a bad number is the caller's mistake, whatever the file holds.
+        try checkRefreshSeconds(options)
+        let recording = try EvemuRecording.load(path: options.file, descriptionPath: options.descriptionFile)
+        return try run(recording, options, fonts: try FontLibrary(), onTrace: onTrace)
+    }
+
+    /// The refresh time bounds the virtual time the replay runs on for (four times it): outside
+    /// its range a replay could run without end.
+    private static func checkRefreshSeconds(_ options: Options) throws {
         guard NumericOption.refreshSeconds.contains(options.refreshSeconds) else {
             throw UsageError("refresh seconds \(options.refreshSeconds) outside \(NumericOption.refreshSeconds)")
         }
-        let recording = try EvemuRecording.load(path: options.file, descriptionPath: options.descriptionFile)
-        return try run(recording, options, fonts: try FontLibrary(), onTrace: onTrace)
     }
 
     /// A recording already read, on `fonts` (the fuzz target reuses one library for every
     /// input).
     public static func run(_ recording: EvemuRecording, _ options: Options, fonts: FontLibrary,
                            onTrace: ((TraceEvent) -> Void)? = nil) throws -> Result {
-        guard NumericOption.refreshSeconds.contains(options.refreshSeconds) else {
-            throw UsageError("refresh seconds \(options.refreshSeconds) outside \(NumericOption.refreshSeconds)")
-        }
+        try checkRefreshSeconds(options)
         let scene = Scene(size: Size(width: Double(options.width), height: Double(options.height)))
         scene.screen.textMeasurer = fonts
         var display: HeadlessDisplay?
