@@ -32,7 +32,7 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Pixels: the UI's view tree drawn with pixman, FreeType + fontconfig, libpng.
         .target(name: "PanelRender", dependencies: ["PanelUI", "CPixman", "CFreeType", "CFontconfig", "CPNG"]),
-        .target(name: "PanelDisplay", dependencies: ["PanelRender", "CDRM", "CLinuxFB"]),
+        .target(name: "PanelDisplay", dependencies: ["PanelRender", "CDRM", "CLinuxFB", "CUdev"]),
         // The one header-only shim for what Swift cannot call: the variadic fbdev ioctls.
         .systemLibrary(name: "CLinuxFB"),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),

@@ -73,18 +73,16 @@ public enum ReplayCommand {
         try checkRefreshSeconds(options)
         let scene = Scene(size: Size(width: Double(options.width), height: Double(options.height)))
         scene.screen.textMeasurer = fonts
-        var display: HeadlessDisplay?
+        // Every frame is drawn, as on the panel, through the program's one frame path.
+        let display = HeadlessDisplay(width: options.width, height: options.height)
         if let dir = options.framesDirectory {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            let headless = HeadlessDisplay(width: options.width, height: options.height)
-            headless.frameDirectory = dir
-            let renderer = Renderer(fonts: fonts)
-            scene.onFrame = { [unowned scene] damage in
-                renderer.render(scene.screen, into: headless.backSurface, damage: damage)
-                try? headless.present(damage: damage) {}
-            }
-            display = headless
+            display.frameDirectory = dir
         }
+        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: monotonicNow)
+        var presentError: (any Error)?
+        driver.onError = { presentError = $0 }
+        scene.drawer = { driver.drawFrame() }
         let source = SampleItemSource(delay: options.refreshSeconds, animator: scene.animator)
         let config = options.configuration ?? Configuration()
         let localizer = RefreshLocalizer(language: RefreshLanguage(code: config.locale ?? "en"))
@@ -93,13 +91,16 @@ public enum ReplayCommand {
                                    footer: try Appearance.footer(config, localizer: localizer))
         if options.configuration != nil { Appearance.styleRows(session.list, config) }
         session.onTrace = onTrace
+        session.renderSeconds = { driver.lastTiming?.renderSeconds }
         session.showFirstPage()
         scene.frame()
         var configuration = TouchAssembler.Configuration(positionAxes: options.positionAxes ?? config.positionAxes)
         configuration.maxProtocolAJump = .infinity
         var replay = try EvemuReplay(recording: recording, width: Double(options.width), height: Double(options.height),
                                      configuration: configuration)
-        replay.assembler.mapping.rotation = options.rotation == .none ? config.rotation : options.rotation
+        // The picture's turn (--rotation, else display.rotation) and the sensor's own.
+        let pictureRotation = options.rotation == .none ? config.displayRotation : options.rotation
+        replay.assembler.mapping.rotation = pictureRotation.adding(config.rotation)
         replay.assembler.mapping.calibration = config.calibration ?? .identity
         replay.assembler.mapping.swapAxes = config.swapAxes
         replay.assembler.mapping.invertX = config.invertX
@@ -114,7 +115,9 @@ public enum ReplayCommand {
         scene.play(assembled.frames)
         // Run on until every animation has settled (a refresh completes, the list stops).
         scene.settle(limit: max(30, options.refreshSeconds * 4))
-        return Result(trace: session.trace, framesPresented: display?.framesPresented ?? scene.frameCount)
+        // A frame that could not be saved is a failed replay, not a silent gap.
+        if let presentError { throw presentError }
+        return Result(trace: session.trace, framesPresented: display.framesPresented)
     }
 }
 
@@ -140,11 +143,10 @@ public enum DemoCommand {
         scene.screen.textMeasurer = fonts
         let display = HeadlessDisplay(width: width, height: height)
         display.frameDirectory = framesDirectory
-        let renderer = Renderer(fonts: fonts)
-        scene.onFrame = { [unowned scene] damage in
-            renderer.render(scene.screen, into: display.backSurface, damage: damage)
-            try? display.present(damage: damage) {}
-        }
+        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: monotonicNow)
+        var presentError: (any Error)?
+        driver.onError = { presentError = $0 }
+        scene.drawer = { driver.drawFrame() }
         // Frames at 30 Hz keep the folder and the animation small.
         scene.frameInterval = 1.0 / 30
         let source = SampleItemSource(pages: 3, delay: 1, animator: scene.animator)
@@ -185,6 +187,7 @@ public enum DemoCommand {
             scene.settle()
         }
         scene.wait(0.5)
+        if let presentError { throw presentError }
         let files = try FileManager.default.contentsOfDirectory(atPath: framesDirectory).filter { $0.hasSuffix(".png") }.sorted()
         let animation = directory + "/demo.png"
         try AnimatedPNG.write(frames: files.map { framesDirectory + "/" + $0 }, delay: 1.0 / 30, to: animation)

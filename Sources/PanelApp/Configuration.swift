@@ -37,6 +37,8 @@ public struct Configuration: Sendable {
     public var subtitleField = "subtitle"
     // [input]
     public var devices: [String] = []
+    /// How the touchscreen is turned against the glass, beyond `displayRotation` (a sensor
+    /// mounted differently from the panel); the touch mapping uses the sum of both.
     public var rotation: Rotation = .none
     public var calibration: CalibrationMatrix?
     public var swapAxes = false
@@ -50,6 +52,13 @@ public struct Configuration: Sendable {
     public var mode: (width: Int, height: Int)?
     public var framebuffer = "/dev/fb0"
     public var headlessSize = (width: 800, height: 480)
+    /// How the picture is turned on the glass, clockwise; touch follows it.
+    public var displayRotation: Rotation = .none
+    /// Seconds without touch or data change before the panel goes off; 0: never.
+    public var blankAfter = 0.0
+    /// The backlight turned off with the panel: a /sys/class/backlight entry, "auto" (the
+    /// first there is) or "none".
+    public var backlight = "auto"
     // [appearance]
     public var locale: String?
     public var header: HeaderStyle = .normal
@@ -212,7 +221,7 @@ public struct Configuration: Sendable {
             Key(section: "input", name: "devices", doc: "touchscreen nodes separated by commas; empty: every touchscreen udev reports") {
                 $0.devices = try $1.split(separator: ",").map { try path($0.trimmingCharacters(in: .whitespaces)) }
             },
-            Key(section: "input", name: "rotation", doc: "how far the picture is turned clockwise on the panel: 0, 90, 180 or 270") {
+            Key(section: "input", name: "rotation", doc: "how far the touchscreen is turned against the glass beyond display.rotation, clockwise: 0, 90, 180 or 270 (for a sensor mounted differently from the panel)") {
                 guard let degrees = Int($1), let r = Rotation(rawValue: degrees) else { throw ValueError(message: "\"\($1)\" is not 0, 90, 180 or 270") }
                 $0.rotation = r
             },
@@ -232,6 +241,19 @@ public struct Configuration: Sendable {
             Key(section: "display", name: "card", doc: "a DRM card node; empty: the first with a connected panel") { $0.card = try path($1) },
             Key(section: "display", name: "mode", doc: "WIDTHxHEIGHT instead of the panel's preferred mode") { $0.mode = try size($1) },
             Key(section: "display", name: "framebuffer", doc: "the fbdev node") { $0.framebuffer = try path($1) },
+            Key(section: "display", name: "rotation", doc: "how far the picture is turned clockwise on the glass: 0, 90, 180 or 270 (a portrait UI on a landscape panel); touch follows") {
+                guard let degrees = Int($1), let r = Rotation(rawValue: degrees) else { throw ValueError(message: "\"\($1)\" is not 0, 90, 180 or 270") }
+                $0.displayRotation = r
+            },
+            Key(section: "display", name: "blank-after", doc: "seconds without touch or data change before the panel (and its backlight) goes off, 0 to 86400; 0: never. The first touch wakes it and does nothing else") {
+                $0.blankAfter = try number($1, 0...86_400)
+            },
+            Key(section: "display", name: "backlight", doc: "the backlight turned off with the panel: a name under /sys/class/backlight, auto (the first there is) or none") {
+                guard $1 == "auto" || $1 == "none" || (!$1.isEmpty && !$1.contains("/") && $1 != "." && $1 != "..") else {
+                    throw ValueError(message: "\"\($1)\" is not auto, none or a name under /sys/class/backlight")
+                }
+                $0.backlight = $1
+            },
             Key(section: "display", name: "headless-size", doc: "WIDTHxHEIGHT of the headless display") { $0.headlessSize = try size($1) },
             Key(section: "appearance", name: "locale", doc: "language of the texts (en, zh_CN, zh_TW, ko, ru, uk, ...); empty: LANG") { $0.locale = $1 },
             Key(section: "appearance", name: "header", doc: "normal, state or gif") { $0.header = try choice($1, HeaderStyle.self) },

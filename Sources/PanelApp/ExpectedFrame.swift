@@ -10,6 +10,8 @@ import PanelRender
 public enum ExpectedFrame {
     /// With `refreshing`, one more refresh is begun and the frame is taken `refreshingFor`
     /// seconds later, while the header shows its refreshing state.
+    /// `width`×`height` is the picture's size (the glass's with sides exchanged for 90 and 270
+    /// degrees: see `onGlass`).
     public static func render(width: Int, height: Int, refreshes: Int, refreshing: Bool = false,
                               refreshingFor: Double = 0.5) throws -> Surface {
         guard NumericOption.refreshes.contains(refreshes) else {
@@ -43,11 +45,23 @@ public enum ExpectedFrame {
         return display.backSurface
     }
 
-    /// `hw-check`'s test pattern at this size, for level 1's screendump.
-    public static func testPattern(width: Int, height: Int) -> Surface {
+    /// `hw-check`'s test pattern at this size, for level 1's screendump; `damaged`: with the
+    /// square of its second, partial frame.
+    public static func testPattern(width: Int, height: Int, damaged: Bool = false) -> Surface {
         let surface = Surface(width: width, height: height)
         HardwareCheck.pattern(surface)
+        if damaged { HardwareCheck.damageSquare(surface) }
         return surface
+    }
+
+    /// The picture as the glass shows it when turned by `rotation` (the display's copy).
+    public static func onGlass(_ picture: Surface, rotation: Rotation) -> Surface {
+        guard rotation != .none else { return picture }
+        let (w, h) = rotation.swapsSides ? (picture.height, picture.width) : (picture.width, picture.height)
+        let glass = Surface(width: w, height: h)
+        ScanoutTarget(pixels: glass.pixels, width: w, height: h, stride: glass.stride, format: glass.format)
+            .store(PixelRect(x: 0, y: 0, width: picture.width, height: picture.height), from: picture, rotation: rotation)
+        return glass
     }
 
     /// P6 PPM, as QEMU's screendump writes.

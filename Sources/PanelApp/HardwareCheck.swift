@@ -19,6 +19,28 @@ public enum HardwareCheck {
         canvas.fill(Rect(x: 0, y: 0, width: w, height: h / 8), color: .white)
     }
 
+    /// The damage frame's change: a green square a quarter of the height wide, centred; returns
+    /// its rectangle (pixels).
+    @discardableResult
+    public static func damageSquare(_ surface: Surface) -> Rect {
+        let side = Double(surface.height / 4)
+        let rect = Rect(x: Double(surface.width / 2) - side / 2, y: Double(surface.height / 2) - side / 2, width: side, height: side)
+        Canvas(surface: surface).fill(rect, color: Color(red: 30, green: 200, blue: 60))
+        return rect
+    }
+
+    /// Presents and waits up to 2 s for the flip (or commit) event.
+    static func presentAndWait(_ display: any Display, damage: [Rect]) throws {
+        var shown = false
+        try display.present(damage: damage) { shown = true }
+        if !shown, let fd = display.eventDescriptor {
+            var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiter, 1, 2000) > 0 else { throw DisplayError.call("no page-flip event within 2 s", errno: ETIMEDOUT) }
+            try display.handleEvents()
+        }
+        guard shown else { throw DisplayError.call("the flip completed no frame", errno: EIO) }
+    }
+
     public static func run(fixtures: String?, hold: Double, log: (String) -> Void) -> (passed: Int, failed: Int) {
         var passed = 0, failed = 0
         func check(_ name: String, _ body: () throws -> String) {
@@ -33,16 +55,18 @@ public enum HardwareCheck {
         check("drm") {
             let display = try DRMDisplay()
             defer { display.close() }
+            log("drm: \(display.summary)")
             pattern(display.backSurface)
-            var shown = false
-            try display.present(damage: [Rect(x: 0, y: 0, width: Double(display.width), height: Double(display.height))]) { shown = true }
-            var waiter = pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&waiter, 1, 2000) > 0 else { throw DisplayError.call("no page-flip event within 2 s", errno: ETIMEDOUT) }
-            try display.handleEvents()
-            guard shown else { throw DisplayError.call("the flip completed no frame", errno: EIO) }
+            try presentAndWait(display, damage: [Rect(x: 0, y: 0, width: Double(display.width), height: Double(display.height))])
             log("SCREENDUMP \(display.width)x\(display.height)")
             if hold > 0 { usleep(UInt32(hold * 1_000_000)) }
-            return "\(display.card) \(display.width)x\(display.height)@\(display.mode.refresh) connector \(display.connector) crtc \(display.crtc), flipped"
+            // A partial frame: only the square is damage. The buffer it goes to last showed
+            // nothing of the pattern, so the display must bring over the first frame's area too.
+            let square = damageSquare(display.backSurface)
+            try presentAndWait(display, damage: [square])
+            log("SCREENDUMP-DAMAGE \(display.width)x\(display.height)")
+            if hold > 0 { usleep(UInt32(hold * 1_000_000)) }
+            return "\(display.card) \(display.width)x\(display.height)@\(display.mode.refresh) connector \(display.connector) crtc \(display.crtc), two frames flipped"
         }
         guard let fixtures, let names = try? FileManager.default.contentsOfDirectory(atPath: fixtures) else { return (passed, failed) }
         for name in names.sorted() where name.hasSuffix(".evemu") || name.hasSuffix(".events") {

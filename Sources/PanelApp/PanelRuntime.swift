@@ -5,8 +5,9 @@ import PanelRefresh
 import PanelRender
 
 /// The kiosk as the run loop sees it: a session on a display, frames paced by the display's
-/// completions, the service manager kept informed. Input, timers and signals are wired by the
-/// caller (the program's Dispatch loop; tests call the same methods directly).
+/// completions, the panel blanked when nobody uses it, frame timings kept, the service manager
+/// kept informed. Input, timers and signals are wired by the caller (the program's Dispatch
+/// loop; tests call the same methods directly).
 @MainActor
 public final class PanelRuntime {
     public let scene: Scene
@@ -20,11 +21,36 @@ public final class PanelRuntime {
     public let lastUpdatedStore: FileLastUpdatedStore
     /// The store failures logged so far, by cause: each is logged once.
     private(set) var reportedStoreCauses = Set<String>()
+    /// `display.blank-after`, seconds; 0: never.
+    public let blankAfter: Double
+    /// When the list was last touched or changed, seconds of the clock.
+    public private(set) var lastActivity: Double
+    /// The touch that woke the panel: swallowed until its fingers lift.
+    public private(set) var isSwallowingWakeTouch = false
+    /// Turned off with the panel, when there is one.
+    public let backlight: Backlight?
+    private var reportedBacklightError = false
+    /// Frame timings since the last report.
+    public private(set) var statistics = FrameStatistics()
+    private var statisticsSince: Double
+    private var touchedSinceReport = false
+    /// Seconds between timing reports while the panel is touched.
+    public static let statisticsInterval = 60.0
+    private let clock: ManualClock
 
+    /// - Parameters:
+    ///   - monotonic: the machine's CLOCK_MONOTONIC for frame timings (the program); by
+    ///     default the clock's own time.
     public init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
-                source: (Animator) -> any ItemSource, clock: ManualClock) throws {
+                source: (Animator) -> any ItemSource, clock: ManualClock, monotonic: (() -> Double)? = nil,
+                backlight: Backlight? = nil) throws {
         self.display = display
         self.notifier = notifier
+        self.clock = clock
+        self.backlight = backlight
+        blankAfter = configuration.blankAfter
+        lastActivity = clock.now
+        statisticsSince = clock.now
         scene = Scene(size: Size(width: Double(display.width), height: Double(display.height)), clock: clock)
         scene.screen.textMeasurer = fonts
         let localizer = RefreshLocalizer(language: RefreshLanguage(code: configuration.locale
@@ -36,7 +62,8 @@ public final class PanelRuntime {
         Appearance.styleRows(session.list, configuration)
         lastUpdatedStore = FileLastUpdatedStore(path: configuration.stateDirectory + "/last-updated.json")
         session.header.lastUpdatedStore = lastUpdatedStore
-        driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display)
+        driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display,
+                             now: monotonic ?? { [clock] in clock.now })
         session.onError = { [weak self] error in
             Log.error("data source: \(error)")
             self?.notifier.notify("STATUS=last refresh failed: \(error)")
@@ -47,7 +74,81 @@ public final class PanelRuntime {
             if to == .idle, self.session.header.lastResult?.isSuccess ?? false { self.notifyShowing() }
         }
         session.header.errorHandler = { [weak self] error in self?.lastUpdatedNotSaved(error) }
-        driver.onError = { Log.error("display: \($0)") }
+        driver.onError = { [weak self] error in
+            Log.error("display: \(error); drawing stops and is retried")
+            self?.notifier.notify("STATUS=cannot draw: \(error)")
+        }
+        driver.onRecovery = { [weak self] in
+            Log.info("display: drawing again")
+            self?.notifyShowing()
+        }
+        driver.onFramePresented = { [weak self] timing in self?.framePresented(timing) }
+        session.onItemsChanged = { [weak self] in self?.activity(wakes: true) }
+    }
+
+    /// Something happened that keeps the panel on (a touch, new data); `wakes`: and turns it on.
+    private func activity(wakes: Bool) {
+        lastActivity = clock.now
+        if wakes && display.isBlank { wake() }
+    }
+
+    private func framePresented(_ timing: FrameTiming) {
+        statistics.record(timing)
+        if timing.inputTime != nil { touchedSinceReport = true }
+        if clock.now - statisticsSince >= Self.statisticsInterval {
+            if touchedSinceReport { reportStatistics() } else { resetStatistics() }
+        }
+    }
+
+    /// Logs the frame timings since the last report and starts a new window (every minute
+    /// while touched; SIGUSR1).
+    public func reportStatistics() {
+        Log.info("frames: \(statistics.summary)")
+        resetStatistics()
+    }
+
+    private func resetStatistics() {
+        statistics.reset()
+        statisticsSince = clock.now
+        touchedSinceReport = false
+    }
+
+    /// Panel and backlight off; STATUS says so.
+    private func blank() {
+        do {
+            try display.setBlank(true)
+        } catch {
+            Log.error("display: cannot blank: \(error)")
+            // Without blanking, do not try again at every wake-up: wait a whole period.
+            lastActivity = clock.now
+            return
+        }
+        switchBacklight(on: false)
+        Log.info("blanked the panel after \(TraceEvent.number(blankAfter)) s without touch or data change")
+        notifier.notify("STATUS=panel blank (touch to wake); \(session.items.count) items")
+    }
+
+    /// Panel and backlight on; the next frame draws everything.
+    private func wake() {
+        do {
+            try display.setBlank(false)
+        } catch {
+            Log.error("display: cannot wake: \(error)")
+        }
+        switchBacklight(on: true)
+        driver.invalidate()
+        lastActivity = clock.now
+        notifyShowing()
+    }
+
+    private func switchBacklight(on: Bool) {
+        guard let backlight else { return }
+        do {
+            try on ? backlight.on() : backlight.off()
+        } catch {
+            if !reportedBacklightError { Log.warning("\(error)") }
+            reportedBacklightError = true
+        }
     }
 
     /// STATUS after a successful refresh, with the store's trouble while it lasts.
@@ -75,9 +176,24 @@ public final class PanelRuntime {
         pump()
     }
 
-    /// Touch frames from the input devices.
+    /// Touch frames from the input devices. On a blank panel the first touch only wakes it:
+    /// its frames go nowhere until every finger of it has lifted, so it is neither a tap nor
+    /// a pan.
     public func handle(_ frames: [TouchFrame]) {
-        for frame in frames { scene.dispatcher.handle(frame) }
+        guard !frames.isEmpty, !isStopped else { return }
+        activity(wakes: false)
+        for frame in frames {
+            if display.isBlank {
+                wake()
+                isSwallowingWakeTouch = true
+            }
+            if isSwallowingWakeTouch {
+                if frame.active.isEmpty { isSwallowingWakeTouch = false }
+                continue
+            }
+            driver.noteInput(at: frame.timestamp)
+            scene.dispatcher.handle(frame)
+        }
         pump()
     }
 
@@ -85,6 +201,10 @@ public final class PanelRuntime {
     /// is on the panel (the display's completion).
     public func pump() {
         guard !isStopped else { return }
+        if blankAfter > 0, !display.isBlank, clock.now >= lastActivity + blankAfter, isIdle {
+            blank()
+            return
+        }
         let wasPresented = scene.screen.framesPresented
         _ = driver.drawFrame()
         if !isReady && scene.screen.framesPresented > wasPresented { markReady() }
@@ -106,9 +226,37 @@ public final class PanelRuntime {
     /// When the loop must run `pump()` next (monotonic seconds), nil when nothing waits: the
     /// program then sleeps until input.
     public var nextWakeUp: Double? {
-        if driver.inFlight { return nil }
-        if scene.screen.needsFrame { return scene.clock.now }
-        return scene.animator.nextWakeUp
+        var wakes: [Double] = []
+        if let animation = scene.animator.nextWakeUp { wakes.append(animation) }
+        if blankAfter > 0 && !display.isBlank { wakes.append(lastActivity + blankAfter) }
+        // A frame is due now, unless one is in flight (its completion pumps), the panel is
+        // off, or a failed present waits for its retry.
+        if scene.screen.needsFrame && !driver.inFlight && !display.isBlank {
+            wakes.append(max(scene.clock.now, driver.retryAt ?? 0))
+        }
+        return wakes.min()
+    }
+
+    /// Nothing moves and nothing waits to be drawn.
+    private var isIdle: Bool {
+        scene.animator.nextWakeUp == nil && !scene.screen.needsFrame && !driver.inFlight
+    }
+
+    /// The display after a hotplug event: gone (drawing stops; input and data go on) or back
+    /// at the same size (a full frame). A new size needs a new runtime (the caller builds it).
+    public func displayProbed(_ probe: DisplayProbe) {
+        switch probe {
+        case .unchanged: break
+        case .disconnected:
+            Log.warning("display: the panel went away; input and data go on")
+            notifier.notify("STATUS=panel disconnected; \(session.items.count) items")
+        case .connected:
+            Log.info("display: the panel is back (\(display.summary))")
+            driver.invalidate()
+            driver.retryNow()
+            notifyShowing()
+            pump()
+        }
     }
 
     /// From the watchdog timer, which runs on the loop: a hung loop stops pinging.
@@ -122,7 +270,7 @@ public final class PanelRuntime {
         guard !isStopped else { return }
         isStopped = true
         notifier.notify("STOPPING=1")
-        if let drm = display as? DRMDisplay { drm.close() }
-        if let fb = display as? FramebufferDisplay { fb.close() }
+        if display.isBlank { switchBacklight(on: true) }
+        display.close()
     }
 }

@@ -20,8 +20,13 @@ public final class PanelSession: ListDataSource {
     public private(set) var trace: [TraceEvent] = []
     /// Also hears every trace event (the program prints them).
     public var onTrace: ((TraceEvent) -> Void)?
+    /// Hears every change of the items (a refresh or a page loaded).
+    public var onItemsChanged: (() -> Void)?
     /// Hears data source failures (the program logs them and sets STATUS).
     public var onError: ((any Error) -> Void)?
+    /// How long the last frame took to draw, seconds (the frame driver's timing), for the
+    /// trace's frame lines.
+    public var renderSeconds: (() -> Double?)?
     /// Seconds of the scene's clock at the first input event; traces count from it.
     public var traceOrigin: Double = 0
 
@@ -56,7 +61,7 @@ public final class PanelSession: ListDataSource {
             previous?(damage)
             guard let self else { return }
             self.record(.frame(t: self.now, offsetX: self.list.contentOffset.x, offsetY: self.list.contentOffset.y,
-                               rows: self.list.numberOfRows))
+                               rows: self.list.numberOfRows, renderMs: (self.renderSeconds?() ?? 0) * 1000))
         }
     }
 
@@ -89,6 +94,7 @@ public final class PanelSession: ListDataSource {
                 self.items = page
                 self.loadedPages = 1
                 self.list.reloadData()
+                self.onItemsChanged?()
                 self.header.finishedDisplayDuration = 0
                 self.header.endRefreshing()
                 if page.count < self.pageSize { self.footer.endRefreshingWithNoMoreData() } else { self.footer.resetNoMoreData() }
@@ -111,6 +117,7 @@ public final class PanelSession: ListDataSource {
                 self.items += page
                 self.loadedPages += 1
                 self.list.reloadData()
+                self.onItemsChanged?()
                 self.footer.finishedDisplayDuration = 0
                 if page.count < self.pageSize { self.footer.endRefreshingWithNoMoreData() } else { self.footer.endRefreshing() }
             case .failure(let error):

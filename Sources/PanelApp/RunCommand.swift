@@ -38,7 +38,7 @@ public enum RunCommand {
         }
         if let index = arguments.firstIndex(of: "--rotation") {
             guard index + 1 < arguments.count else { throw UsageError("--rotation needs a value") }
-            try configuration.set("input.rotation", arguments[index + 1])
+            try configuration.set("display.rotation", arguments[index + 1])
             arguments.removeSubrange(index...(index + 1))
         }
         if let index = arguments.firstIndex(of: "--screen") {
@@ -56,16 +56,16 @@ public enum RunCommand {
         case .headless:
             return HeadlessDisplay(width: configuration.headlessSize.width, height: configuration.headlessSize.height)
         case .drm:
-            return try DRMDisplay(path: configuration.card, size: configuration.mode)
+            return try DRMDisplay(path: configuration.card, size: configuration.mode, rotation: configuration.displayRotation)
         case .fbdev:
-            return try FramebufferDisplay(path: configuration.framebuffer)
+            return try FramebufferDisplay(path: configuration.framebuffer, rotation: configuration.displayRotation)
         case .auto:
             do {
-                return try DRMDisplay(path: configuration.card, size: configuration.mode)
+                return try DRMDisplay(path: configuration.card, size: configuration.mode, rotation: configuration.displayRotation)
             } catch let drmError {
                 Log.warning("no DRM display (\(drmError)); trying \(configuration.framebuffer)")
                 do {
-                    return try FramebufferDisplay(path: configuration.framebuffer)
+                    return try FramebufferDisplay(path: configuration.framebuffer, rotation: configuration.displayRotation)
                 } catch {
                     throw DisplayError.noDisplay("DRM: \(drmError); fbdev: \(error)")
                 }

@@ -9,8 +9,9 @@ import Foundation
 /// async-signal-safe), so nothing is lost or fatal in between; the loop reads the pipe
 /// whenever it is ready, and a signal that came early is acted on then.
 public enum SignalPipe {
-    /// SIGTERM and SIGINT stop the kiosk, SIGHUP reloads its configuration.
-    public static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+    /// SIGTERM and SIGINT stop the kiosk, SIGHUP reloads its configuration, SIGUSR1 logs the
+    /// frame timings.
+    public static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
 
     /// The pipe's write end, read by the handler: a constant-initialised global needs no lazy
     /// initialisation, which would not be safe in a handler.

@@ -3,11 +3,13 @@ import PanelRefresh
 
 /// The `replay --trace` lines: one JSON object per line, with exactly the fields the program
 /// documents, in that order. `t` is seconds from the first input event.
-public enum TraceEvent: Sendable, Equatable {
+public enum TraceEvent: Sendable {
     case pan(t: Double, phase: String, x: Double, y: Double, vx: Double, vy: Double, touches: Int)
     case state(t: Double, component: String, from: RefreshState, to: RefreshState)
     case refresh(t: Double, component: String)
-    case frame(t: Double, offsetX: Double, offsetY: Double, rows: Int)
+    /// `renderMs`: how long the frame took to draw and copy, milliseconds of the machine's
+    /// clock (a measurement, not behaviour: traces compare equal whatever it says).
+    case frame(t: Double, offsetX: Double, offsetY: Double, rows: Int, renderMs: Double = 0)
     case error(t: Double, message: String)
 
     /// A number without trailing zeros (at most 4 decimals), so traces compare as text.
@@ -49,8 +51,8 @@ public enum TraceEvent: Sendable, Equatable {
             return "{\"t\":\(n(t)),\"kind\":\"state\",\"component\":\(q(component)),\"from\":\(q(from.rawValue)),\"to\":\(q(to.rawValue))}"
         case let .refresh(t, component):
             return "{\"t\":\(n(t)),\"kind\":\"refresh\",\"component\":\(q(component))}"
-        case let .frame(t, x, y, rows):
-            return "{\"t\":\(n(t)),\"kind\":\"frame\",\"offsetX\":\(n(x)),\"offsetY\":\(n(y)),\"rows\":\(rows)}"
+        case let .frame(t, x, y, rows, render):
+            return "{\"t\":\(n(t)),\"kind\":\"frame\",\"offsetX\":\(n(x)),\"offsetY\":\(n(y)),\"rows\":\(rows),\"renderMs\":\(n(render))}"
         case let .error(t, message):
             return "{\"t\":\(n(t)),\"kind\":\"error\",\"message\":\(q(message))}"
         }
@@ -63,6 +65,21 @@ public enum TraceEvent: Sendable, Equatable {
         case .refresh: return "refresh"
         case .frame: return "frame"
         case .error: return "error"
+        }
+    }
+}
+
+extension TraceEvent: Equatable {
+    /// Behaviour only: a frame's render time is left out.
+    public static func == (a: TraceEvent, b: TraceEvent) -> Bool {
+        switch (a, b) {
+        case let (.pan(t1, p1, x1, y1, vx1, vy1, n1), .pan(t2, p2, x2, y2, vx2, vy2, n2)):
+            return t1 == t2 && p1 == p2 && x1 == x2 && y1 == y2 && vx1 == vx2 && vy1 == vy2 && n1 == n2
+        case let (.state(t1, c1, f1, to1), .state(t2, c2, f2, to2)): return t1 == t2 && c1 == c2 && f1 == f2 && to1 == to2
+        case let (.refresh(t1, c1), .refresh(t2, c2)): return t1 == t2 && c1 == c2
+        case let (.frame(t1, x1, y1, r1, _), .frame(t2, x2, y2, r2, _)): return t1 == t2 && x1 == x2 && y1 == y2 && r1 == r2
+        case let (.error(t1, m1), .error(t2, m2)): return t1 == t2 && m1 == m2
+        default: return false
         }
     }
 }

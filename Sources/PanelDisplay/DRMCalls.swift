@@ -90,6 +90,84 @@ public struct DRMDumbBuffer: Sendable, Hashable {
     }
 }
 
+/// What a read of the card's events found: how many flips (legacy or atomic) completed, and
+/// when the last one did.
+public struct DRMFlipReport: Sendable, Hashable {
+    public var count: Int
+    /// The flip's time stamp, seconds of CLOCK_MONOTONIC (the kernel stamps page-flip events on
+    /// the same clock as evdev events once `libevdev_set_clock_id` asked for it).
+    public var seconds: Double
+    public init(count: Int, seconds: Double) {
+        self.count = count
+        self.seconds = seconds
+    }
+}
+
+/// A KMS object type, for property queries (drm_mode.h's DRM_MODE_OBJECT_*).
+public enum DRMObjectType: UInt32, Sendable {
+    case crtc = 0xcccc_cccc
+    case connector = 0xc0c0_c0c0
+    case plane = 0xeeee_eeee
+}
+
+/// One property of a KMS object: its id, current value and, for enum and bitmask properties,
+/// the names of its values (a bitmask's values are bit numbers).
+public struct DRMProperty: Sendable, Hashable {
+    public var id: UInt32
+    public var value: UInt64
+    public var enums: [String: UInt64]
+    public init(id: UInt32, value: UInt64, enums: [String: UInt64] = [:]) {
+        self.id = id
+        self.value = value
+        self.enums = enums
+    }
+}
+
+public struct DRMPlane: Sendable, Hashable {
+    public var id: UInt32
+    /// Bit i: the plane can be used with the i-th CRTC of the resources.
+    public var possibleCrtcs: UInt32
+    public init(id: UInt32, possibleCrtcs: UInt32) {
+        self.id = id
+        self.possibleCrtcs = possibleCrtcs
+    }
+}
+
+/// A rectangle in framebuffer pixels, as FB_DAMAGE_CLIPS and DirtyFB take it (x2, y2 exclusive).
+public struct DRMClip: Sendable, Hashable {
+    public var x1: Int32, y1: Int32, x2: Int32, y2: Int32
+    public init(x1: Int32, y1: Int32, x2: Int32, y2: Int32) {
+        self.x1 = x1
+        self.y1 = y1
+        self.x2 = x2
+        self.y2 = y2
+    }
+}
+
+/// One property assignment of an atomic request.
+public struct DRMAtomicEntry: Sendable, Hashable {
+    public var object: UInt32
+    public var property: UInt32
+    public var value: UInt64
+    public init(object: UInt32, property: UInt32, value: UInt64) {
+        self.object = object
+        self.property = property
+        self.value = value
+    }
+}
+
+/// Flags of an atomic commit (drm_mode.h).
+public struct DRMCommitFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// DRM_MODE_PAGE_FLIP_EVENT: an event when the commit is on screen.
+    public static let pageFlipEvent = DRMCommitFlags(rawValue: 0x01)
+    /// DRM_MODE_ATOMIC_NONBLOCK: return at once; the event says when it is done.
+    public static let nonBlocking = DRMCommitFlags(rawValue: 0x0200)
+    /// DRM_MODE_ATOMIC_ALLOW_MODESET: the commit may switch the CRTC on or off.
+    public static let allowModeset = DRMCommitFlags(rawValue: 0x0400)
+}
+
 /// Every call PanelDisplay makes into the kernel's DRM interface: the one seam that lets tests
 /// check the bring-up and tear-down order and inject EBUSY, EACCES, ENODEV without hardware.
 /// Calls throw `DisplayError.call` with the errno.
@@ -112,8 +190,26 @@ public protocol DRMCalls: AnyObject {
     func setCrtc(_ fd: Int32, crtc: UInt32, framebuffer: UInt32, x: Int, y: Int, connectors: [UInt32], mode: DRMMode?) throws
     /// Queues a flip to `framebuffer` at the next vertical blank, with an event.
     func pageFlip(_ fd: Int32, crtc: UInt32, framebuffer: UInt32) throws
-    /// Reads pending events; returns how many page flips completed.
-    func handleEvents(_ fd: Int32) throws -> Int
+    /// Reads pending events; nil when no flip completed.
+    func handleEvents(_ fd: Int32) throws -> DRMFlipReport?
+    /// drmGetCap; nil when the kernel does not know the capability.
+    func capability(_ fd: Int32, _ capability: UInt64) -> UInt64?
+    /// Asks for universal planes and atomic commits (DRM_CLIENT_CAP_ATOMIC); false when the
+    /// driver has no atomic support.
+    func enableAtomic(_ fd: Int32) -> Bool
+    func planes(_ fd: Int32) throws -> [DRMPlane]
+    /// The object's properties by name.
+    func properties(_ fd: Int32, object: UInt32, type: DRMObjectType) throws -> [String: DRMProperty]
+    /// Sets one property outside an atomic request (the connector's DPMS on legacy drivers).
+    func setProperty(_ fd: Int32, object: UInt32, type: DRMObjectType, property: UInt32, value: UInt64) throws
+    func createBlob(_ fd: Int32, _ bytes: [UInt8]) throws -> UInt32
+    func destroyBlob(_ fd: Int32, _ id: UInt32)
+    func atomicCommit(_ fd: Int32, _ entries: [DRMAtomicEntry], flags: DRMCommitFlags) throws
+    /// drmSetMaster: takes the card back after another program held it; false when refused.
+    func acquireMaster(_ fd: Int32) -> Bool
+    /// drmModeDirtyFB: tells drivers that upload only on request (virtio-gpu, USB and SPI
+    /// panels) which parts of the framebuffer changed. ENOSYS: the driver does not need it.
+    func dirtyFramebuffer(_ fd: Int32, _ framebuffer: UInt32, clips: [DRMClip]) throws
     /// Whether `fd` becomes readable within `timeout` seconds.
     func waitReadable(_ fd: Int32, timeout: Double) -> Bool
 }
@@ -131,6 +227,10 @@ public enum DisplayError: Error, Sendable, Hashable, CustomStringConvertible {
     case call(String, errno: Int32)
     /// `present` while the last frame is still waiting for its vertical blank.
     case flipPending
+    /// `present` while the panel is off.
+    case blank
+    /// `present` while the panel is unplugged.
+    case disconnected(card: String)
     /// No backend could be brought up; says why for each.
     case noDisplay(String)
 
@@ -144,6 +244,8 @@ public enum DisplayError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .busy(card, e): return "\(card): cannot take the display: \(message(e)); another program (a compositor, a console) may hold it"
         case let .call(name, e): return "\(name) failed: \(message(e))"
         case .flipPending: return "a frame is already waiting for its vertical blank"
+        case .blank: return "the panel is off"
+        case .disconnected(let card): return "\(card): the panel is disconnected"
         case .noDisplay(let reasons): return "no display: \(reasons)"
         }
     }

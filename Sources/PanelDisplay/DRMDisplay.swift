@@ -3,7 +3,13 @@ import PanelRender
 import PanelUI
 
 /// A panel driven through KMS: a connected connector in its preferred (or a configured)
-/// mode, two dumb buffers, page flips on vertical blank, never two pending.
+/// mode, two dumb buffers, a flip per frame (an atomic commit with damage clips where the
+/// driver has atomic KMS, a page flip otherwise), never two pending.
+///
+/// Frames are drawn into a shadow surface in RAM; `present` copies what each dumb buffer is
+/// missing into it (this frame's damage and what changed since that buffer was last shown),
+/// turned for `rotation`, and never reads a mapped buffer: on real boards they are
+/// write-combined or uncached.
 ///
 /// Resources are acquired in order (card, CRTC state, buffers, framebuffers, mappings, mode)
 /// and released in reverse, also when bring-up fails half way; `close()` waits for a pending
@@ -11,20 +17,46 @@ import PanelUI
 @MainActor
 public final class DRMDisplay: Display {
     public let card: String
-    public let width: Int
-    public let height: Int
+    /// Picture pixels (the mode's, exchanged for 90 and 270 degrees).
+    public private(set) var width: Int
+    public private(set) var height: Int
     public let format: PixelFormat = .xrgb8888
-    public let mode: DRMMode
+    public private(set) var mode: DRMMode
     public let connector: UInt32
     public let crtc: UInt32
+    /// How the picture is turned on the glass (a rotating copy into the dumb buffers).
+    public let rotation: Rotation
+    /// How frames reach the glass.
+    public let presentPath: DRMPresentPath
+    /// What the driver answers to DRM_CAP_DUMB_PREFER_SHADOW (nil: it does not know the
+    /// question). Frames are drawn in a shadow either way; this is for the log.
+    public let driverPrefersShadow: Bool?
+    public private(set) var backSurface: Surface
+    public private(set) var lastPresentationTime: Double?
+    public private(set) var isBlank = false
+    /// False after a hotplug event found the panel gone.
+    public private(set) var isConnected = true
 
     private let drm: any DRMCalls
     private let fd: Int32
     private let saved: DRMCrtc?
-    private var buffers: [(dumb: DRMDumbBuffer, framebuffer: UInt32, pixels: UnsafeMutableRawPointer, surface: Surface)] = []
+    private let configuredSize: (width: Int, height: Int)?
+    private struct Buffer {
+        var dumb: DRMDumbBuffer
+        var framebuffer: UInt32
+        var pixels: UnsafeMutableRawPointer
+        var target: ScanoutTarget
+        /// What this buffer lacks of the shadow, picture pixels.
+        var stale: PixelRegion
+    }
+    private var buffers: [Buffer] = []
     private var front = 0
     private var pendingCompletion: (@MainActor () -> Void)?
-    private var previousDamage: [Rect] = []
+    /// The next frame sets the mode (SetCrtc) instead of flipping: after a failed flip or
+    /// commit, whoever took the card may have changed it.
+    private var needsModeset = false
+    /// Cleared when the driver answers ENOSYS: it shows writes without being told.
+    private var dirtyFramebufferWorks = true
     private var closed = false
 
     /// How long `close()` waits for a pending flip, seconds (two frames at 30 Hz).
@@ -33,7 +65,9 @@ public final class DRMDisplay: Display {
     /// - Parameters:
     ///   - path: a card node; nil: the first card with a connected connector.
     ///   - size: a mode to use instead of the preferred one.
-    public init(path: String? = nil, size: (width: Int, height: Int)? = nil, drm: any DRMCalls = LibDRM()) throws {
+    ///   - rotation: how the picture is turned on the glass.
+    public init(path: String? = nil, size: (width: Int, height: Int)? = nil, rotation: Rotation = .none,
+                drm: any DRMCalls = LibDRM()) throws {
         self.drm = drm
         let found = try Self.find(drm, path: path, size: size)
         card = found.card
@@ -41,9 +75,13 @@ public final class DRMDisplay: Display {
         connector = found.connector
         crtc = found.crtc
         mode = found.mode
-        width = found.mode.width
-        height = found.mode.height
+        configuredSize = size
+        self.rotation = rotation
+        (width, height) = Self.pictureSize(found.mode, rotation)
+        backSurface = Surface(width: 1, height: 1)
         saved = try? drm.crtc(found.fd, found.crtc)
+        driverPrefersShadow = drm.capability(found.fd, DRMPresentPath.preferShadowCapability).map { $0 != 0 }
+        presentPath = DRMPresentPath.find(drm, fd: found.fd, crtc: found.crtc)
         do {
             try bringUp()
         } catch {
@@ -51,6 +89,23 @@ public final class DRMDisplay: Display {
             closed = true
             throw error
         }
+    }
+
+    static func pictureSize(_ mode: DRMMode, _ rotation: Rotation) -> (Int, Int) {
+        rotation.swapsSides ? (mode.height, mode.width) : (mode.width, mode.height)
+    }
+
+    public var summary: String {
+        let path: String
+        switch presentPath {
+        case .atomic(let plane):
+            path = "atomic commits on plane \(plane.plane)" + (plane.damageClipsProperty != nil ? " with damage clips" : " (the driver takes no damage clips)")
+        case .legacy:
+            path = "page flips" + (dirtyFramebufferWorks ? " with DirtyFB" : "")
+        }
+        let shadow = driverPrefersShadow.map { $0 ? "yes" : "no" } ?? "not said"
+        return "\(card) \(mode.width)x\(mode.height)@\(mode.refresh) connector \(connector) crtc \(crtc), \(path), "
+            + "rotation \(rotation.rawValue)" + (rotation == .none ? "" : " by copy") + ", driver prefers a shadow: \(shadow)"
     }
 
     /// The first card (the given one, or each in turn) with a usable connector, opened.
@@ -109,14 +164,15 @@ public final class DRMDisplay: Display {
         throw DisplayError.noConnectedConnector(card: card)
     }
 
-    /// Two buffers, their framebuffers and mappings, then the mode. Undoes itself on failure.
+    /// Two buffers, their framebuffers and mappings, the shadow, then the mode. Undoes itself
+    /// on failure.
     private func bringUp() throws {
         do {
             for _ in 0..<2 {
-                let dumb = try drm.createDumbBuffer(fd, width: width, height: height, bitsPerPixel: 32)
+                let dumb = try drm.createDumbBuffer(fd, width: mode.width, height: mode.height, bitsPerPixel: 32)
                 let framebuffer: UInt32
                 do {
-                    framebuffer = try drm.addFramebuffer(fd, width: width, height: height, format: DRMFormat.xrgb8888, buffer: dumb)
+                    framebuffer = try drm.addFramebuffer(fd, width: mode.width, height: mode.height, format: DRMFormat.xrgb8888, buffer: dumb)
                 } catch {
                     drm.destroyDumbBuffer(fd, dumb.handle)
                     throw error
@@ -129,9 +185,14 @@ public final class DRMDisplay: Display {
                     drm.destroyDumbBuffer(fd, dumb.handle)
                     throw error
                 }
-                let surface = Surface(wrapping: pixels, width: width, height: height, stride: dumb.pitch, format: .xrgb8888)
-                buffers.append((dumb, framebuffer, pixels, surface))
+                let target = ScanoutTarget(pixels: pixels, width: mode.width, height: mode.height, stride: dumb.pitch, format: .xrgb8888)
+                buffers.append(Buffer(dumb: dumb, framebuffer: framebuffer, pixels: pixels, target: target, stale: PixelRegion()))
             }
+            backSurface = Surface(width: width, height: height, format: .xrgb8888)
+            // The first buffer goes on screen as it is (dumb buffers start zeroed: black); both
+            // lack the whole picture until frames fill them.
+            markAllStale()
+            front = 0
             do {
                 try drm.setCrtc(fd, crtc: crtc, framebuffer: buffers[0].framebuffer, x: 0, y: 0, connectors: [connector], mode: mode)
             } catch DisplayError.call(_, let errno) where errno == EBUSY || errno == EACCES || errno == EPERM {
@@ -140,6 +201,14 @@ public final class DRMDisplay: Display {
         } catch {
             releaseBuffers()
             throw error
+        }
+    }
+
+    private func markAllStale() {
+        let all = PixelRect(x: 0, y: 0, width: width, height: height)
+        for index in buffers.indices {
+            buffers[index].stale.removeAll()
+            buffers[index].stale.add(all)
         }
     }
 
@@ -152,33 +221,167 @@ public final class DRMDisplay: Display {
         buffers.removeAll()
     }
 
-    /// The card's descriptor, for a Dispatch read source that calls `handleEvents()`.
-    public var fileDescriptor: Int32 { fd }
-
-    public var backSurface: Surface { buffers[1 - front].surface }
-    public var frontSurface: Surface? { buffers[front].surface }
-    public var isFlipPending: Bool { pendingCompletion != nil }
-
-    /// The back buffer holds the frame before last: redraw what this frame and the last one
-    /// changed.
-    public func damageToRedraw(for damage: [Rect]) -> [Rect] { damage + previousDamage }
+    /// The card's descriptor: page-flip events.
+    public var eventDescriptor: Int32? { closed ? nil : fd }
+    public var isFrameInFlight: Bool { pendingCompletion != nil }
+    /// Flip events pace the frames.
+    public var pacesFrames: Bool { true }
 
     public func present(damage: [Rect], completion: @escaping @MainActor () -> Void) throws {
         guard !closed else { throw DisplayError.call("present after close", errno: EBADF) }
+        guard isConnected else { throw DisplayError.disconnected(card: card) }
+        guard !isBlank else { throw DisplayError.blank }
         guard pendingCompletion == nil else { throw DisplayError.flipPending }
-        try drm.pageFlip(fd, crtc: crtc, framebuffer: buffers[1 - front].framebuffer)
-        previousDamage = damage
+        for rect in damage {
+            guard let pixels = PixelRect(covering: rect, width: width, height: height) else { continue }
+            for index in buffers.indices { buffers[index].stale.add(pixels) }
+        }
+        let back = 1 - front
+        if needsModeset {
+            // After a failure: the whole picture, and the mode set again (whoever took the card
+            // may have changed it). SetCrtc is synchronous: the frame is on screen at once.
+            markAllStale()
+            copyStale(into: back)
+            _ = drm.acquireMaster(fd)
+            try drm.setCrtc(fd, crtc: crtc, framebuffer: buffers[back].framebuffer, x: 0, y: 0, connectors: [connector], mode: mode)
+            needsModeset = false
+            front = back
+            lastPresentationTime = nil
+            completion()
+            return
+        }
+        let clips = copyStale(into: back)
+        do {
+            switch presentPath {
+            case .atomic(let plane):
+                var entries = [DRMAtomicEntry(object: plane.plane, property: plane.framebufferProperty, value: UInt64(buffers[back].framebuffer))]
+                var blob: UInt32?
+                if let property = plane.damageClipsProperty, !clips.isEmpty {
+                    let id = try drm.createBlob(fd, Self.damageBlob(clips))
+                    blob = id
+                    entries.append(DRMAtomicEntry(object: plane.plane, property: property, value: UInt64(id)))
+                }
+                // The plane's state holds its own reference to the blob once committed.
+                defer { if let blob { drm.destroyBlob(fd, blob) } }
+                try drm.atomicCommit(fd, entries, flags: [.nonBlocking, .pageFlipEvent])
+            case .legacy:
+                if dirtyFramebufferWorks, !clips.isEmpty {
+                    do {
+                        try drm.dirtyFramebuffer(fd, buffers[back].framebuffer, clips: clips)
+                    } catch DisplayError.call(_, let errno) where errno == ENOSYS {
+                        dirtyFramebufferWorks = false
+                    }
+                }
+                try drm.pageFlip(fd, crtc: crtc, framebuffer: buffers[back].framebuffer)
+            }
+        } catch {
+            // The back buffer holds this frame; the glass does not. Next time: set the mode.
+            needsModeset = true
+            throw error
+        }
         pendingCompletion = completion
+    }
+
+    /// Copies what buffer `index` lacks from the shadow and returns it as glass rectangles.
+    @discardableResult
+    private func copyStale(into index: Int) -> [DRMClip] {
+        let rects = buffers[index].stale.rects
+        buffers[index].stale.removeAll()
+        return rects.map { rect in
+            buffers[index].target.store(rect, from: backSurface, rotation: rotation)
+            let glass = rect.rotated(rotation, pictureWidth: width, pictureHeight: height)
+            return DRMClip(x1: Int32(glass.x), y1: Int32(glass.y), x2: Int32(glass.maxX), y2: Int32(glass.maxY))
+        }
+    }
+
+    /// FB_DAMAGE_CLIPS' blob: an array of struct drm_mode_rect (four signed 32-bit corners).
+    static func damageBlob(_ clips: [DRMClip]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(clips.count * 16)
+        for clip in clips {
+            for v in [clip.x1, clip.y1, clip.x2, clip.y2] { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+        }
+        return bytes
     }
 
     /// Reads the card's events (call when its descriptor is readable): a completed flip makes
     /// the presented buffer the front one and runs the frame's completion.
     public func handleEvents() throws {
-        let flips = try drm.handleEvents(fd)
-        guard flips > 0, let completion = pendingCompletion else { return }
+        guard let report = try drm.handleEvents(fd), report.count > 0, let completion = pendingCompletion else { return }
         front = 1 - front
         pendingCompletion = nil
+        lastPresentationTime = report.seconds
         completion()
+    }
+
+    /// Waits briefly for a pending flip. Its completion runs either way, so no caller waits
+    /// for a frame forever (a flip that never completes leaves the old buffer in front).
+    private func drain() {
+        guard let completion = pendingCompletion else { return }
+        if drm.waitReadable(fd, timeout: Self.drainTimeout), let report = try? drm.handleEvents(fd) {
+            front = 1 - front
+            lastPresentationTime = report.seconds
+        }
+        pendingCompletion = nil
+        completion()
+    }
+
+    /// Off: the CRTC inactive (atomic) or the connector's DPMS off (legacy). On: the reverse,
+    /// and the next frame is a full one.
+    public func setBlank(_ blank: Bool) throws {
+        guard blank != isBlank, !closed else { return }
+        drain()
+        switch presentPath {
+        case .atomic(let plane):
+            try drm.atomicCommit(fd, [DRMAtomicEntry(object: crtc, property: plane.activeProperty, value: blank ? 0 : 1)],
+                                 flags: [.allowModeset])
+        case .legacy:
+            guard let dpms = try drm.properties(fd, object: connector, type: .connector)["DPMS"] else {
+                throw DisplayError.call("\(card): connector \(connector) has no DPMS property", errno: ENOTSUP)
+            }
+            // DRM_MODE_DPMS_OFF is 3, DRM_MODE_DPMS_ON 0.
+            try drm.setProperty(fd, object: connector, type: .connector, property: dpms.id, value: blank ? 3 : 0)
+        }
+        isBlank = blank
+        if !blank { markAllStale() }
+    }
+
+    /// Asks the connector again: gone stops drawing; back (or in another mode) sets the mode,
+    /// at a new size with new buffers, and asks for a full frame.
+    public func reprobe() -> DisplayProbe {
+        guard !closed else { return .unchanged }
+        guard let state = try? drm.connector(fd, connector), state.isConnected, !state.modes.isEmpty else {
+            if isConnected {
+                drain()
+                isConnected = false
+                return .disconnected
+            }
+            return .unchanged
+        }
+        let wanted = configuredSize.flatMap { size in state.modes.first { $0.width == size.width && $0.height == size.height } }
+            ?? state.modes.first(where: \.isPreferred) ?? state.modes[0]
+        let sameMode = wanted.width == mode.width && wanted.height == mode.height && wanted.refresh == mode.refresh
+        if isConnected && sameMode { return .unchanged }
+        drain()
+        do {
+            if wanted.width != mode.width || wanted.height != mode.height {
+                releaseBuffers()
+                mode = wanted
+                (width, height) = Self.pictureSize(wanted, rotation)
+                try bringUp()
+            } else {
+                mode = wanted
+                markAllStale()
+                try drm.setCrtc(fd, crtc: crtc, framebuffer: buffers[front].framebuffer, x: 0, y: 0, connectors: [connector], mode: mode)
+            }
+        } catch {
+            isConnected = false
+            return .disconnected
+        }
+        isConnected = true
+        isBlank = false
+        needsModeset = false
+        return .connected(width: width, height: height)
     }
 
     /// Waits for a pending flip (briefly), puts the saved CRTC back, releases the buffers,
@@ -186,10 +389,7 @@ public final class DRMDisplay: Display {
     public func close() {
         guard !closed else { return }
         closed = true
-        if pendingCompletion != nil, drm.waitReadable(fd, timeout: Self.drainTimeout) {
-            _ = try? drm.handleEvents(fd)
-        }
-        pendingCompletion = nil
+        drain()
         if let saved {
             try? drm.setCrtc(fd, crtc: saved.id, framebuffer: saved.framebuffer, x: saved.x, y: saved.y,
                              connectors: [connector], mode: saved.mode)

@@ -1,26 +1,55 @@
 import PanelRender
 import PanelUI
 
+/// What a display reports after its connector was probed again (a DRM hotplug event).
+public enum DisplayProbe: Sendable, Hashable {
+    /// Nothing changed that the picture depends on.
+    case unchanged
+    /// The panel went away: nothing is drawn until it comes back.
+    case disconnected
+    /// The panel is (back) on, at this picture size; the next frame must be a full one.
+    case connected(width: Int, height: Int)
+}
+
 /// Something that shows frames: a DRM output, a framebuffer, or memory.
+///
+/// The renderer draws into `backSurface`, memory the program owns that always holds the last
+/// frame (a shadow), so a frame draws only its own damage; `present` takes the changed
+/// rectangles to the glass. The run loop needs nothing else: it watches `eventDescriptor`,
+/// calls `handleEvents()` when it is readable, and `close()`s at the end.
 @MainActor
 public protocol Display: AnyObject {
-    /// Pixels.
+    /// Pixels of the picture (after rotation: what the UI lays out in).
     var width: Int { get }
     var height: Int { get }
     var format: PixelFormat { get }
-    /// Where the next frame is drawn. Double-buffered displays hand out the buffer that is not
-    /// on screen; it holds an older frame, so draw `damageToRedraw(for:)`, not just the new
-    /// damage.
+    /// Where frames are drawn: the program's own memory, holding the last frame.
     var backSurface: Surface { get }
-    /// The frame on screen, when it is another buffer than `backSurface` (moved pixels are
-    /// copied from it); nil when one buffer holds the last frame.
-    var frontSurface: Surface? { get }
-    /// The area of the back surface that must be drawn for a frame whose own damage is
-    /// `damage` (pixels): with two buffers, also what the other buffer's last frame changed.
-    func damageToRedraw(for damage: [Rect]) -> [Rect]
-    /// Puts the back surface on screen. `completion` runs once the frame is visible (after the
-    /// vertical blank on DRM; at once in memory). Never call it again before then.
+    /// Takes `damage` (picture pixels) to the glass. `completion` runs once the frame is
+    /// visible (after the flip on DRM; at once in memory). Never call it again before then.
     func present(damage: [Rect], completion: @escaping @MainActor () -> Void) throws
+    /// Whether a presented frame waits for its completion.
+    var isFrameInFlight: Bool { get }
+    /// Whether completions come from the hardware (page-flip events): the loop then needs no
+    /// frame timer of its own.
+    var pacesFrames: Bool { get }
+    /// A descriptor that becomes readable when the display has events; nil: it has none.
+    var eventDescriptor: Int32? { get }
+    /// Reads the display's events (call when `eventDescriptor` is readable): completions run.
+    func handleEvents() throws
+    /// When the last completed frame reached the glass, seconds of CLOCK_MONOTONIC; nil when
+    /// the display cannot say (then the completion's own time stands for it).
+    var lastPresentationTime: Double? { get }
+    /// Whether the panel is off.
+    var isBlank: Bool { get }
+    /// Turns the panel off or on; on again, the next frame is a full one.
+    func setBlank(_ blank: Bool) throws
+    /// Looks at the connector again (after a hotplug event).
+    func reprobe() -> DisplayProbe
+    /// One line for the log: what drives the glass and how.
+    var summary: String { get }
+    /// Gives back what the display took (the CRTC as it was, buffers, the device). Safe twice.
+    func close()
 }
 
 /// A display in memory: tests, the demo on machines with no panel, replays that save frames.
@@ -36,6 +65,7 @@ public final class HeadlessDisplay: Display {
     public private(set) var lastDamage: [Rect] = []
     /// When set, every presented frame is written here as frame-NNNNN.png.
     public var frameDirectory: String?
+    public private(set) var isBlank = false
 
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) {
         self.width = width
@@ -43,11 +73,6 @@ public final class HeadlessDisplay: Display {
         self.format = format
         backSurface = Surface(width: width, height: height, format: format)
     }
-
-    public var frontSurface: Surface? { nil }
-
-    /// One buffer: it always holds the last frame, so the new damage is all there is to draw.
-    public func damageToRedraw(for damage: [Rect]) -> [Rect] { damage }
 
     public func present(damage: [Rect], completion: @escaping @MainActor () -> Void) throws {
         framesPresented += 1
@@ -58,6 +83,16 @@ public final class HeadlessDisplay: Display {
         }
         completion()
     }
+
+    public var isFrameInFlight: Bool { false }
+    public var pacesFrames: Bool { false }
+    public var eventDescriptor: Int32? { nil }
+    public func handleEvents() throws {}
+    public var lastPresentationTime: Double? { nil }
+    public func setBlank(_ blank: Bool) throws { isBlank = blank }
+    public func reprobe() -> DisplayProbe { .unchanged }
+    public var summary: String { "headless \(width)x\(height)" }
+    public func close() {}
 
     /// The frame on show, as a PNG file.
     public func savePNG(to path: String) throws { try PNG.write(backSurface, to: path) }

@@ -31,29 +31,36 @@ public protocol FramebufferCalls: AnyObject {
     func info(_ fd: Int32) throws -> FramebufferInfo
     func map(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer
     func unmap(_ pointer: UnsafeMutableRawPointer, size: Int)
+    /// FBIOBLANK: the panel off (powerdown) or on.
+    func blank(_ fd: Int32, _ blank: Bool) throws
     func close(_ fd: Int32)
 }
 
 /// /dev/fb0 and friends, for boards with no KMS driver: frames are drawn in memory and the
-/// damaged areas copied to the mapped framebuffer (no page flips, no vertical-blank pacing).
+/// damaged areas copied (turned for `rotation`) to the mapped framebuffer, which is never
+/// read (no page flips, no vertical-blank pacing).
 @MainActor
 public final class FramebufferDisplay: Display {
     public let path: String
+    /// Picture pixels (the framebuffer's, exchanged for 90 and 270 degrees).
     public let width: Int
     public let height: Int
     public let format: PixelFormat
+    public let rotation: Rotation
     public let backSurface: Surface
-    /// The mapped framebuffer.
-    public let screenSurface: Surface
+    /// The mapped framebuffer, write-only.
+    private let screen: ScanoutTarget
     private let calls: any FramebufferCalls
     private let fd: Int32
     private let mapped: UnsafeMutableRawPointer
     private let size: Int
     private var closed = false
+    public private(set) var isBlank = false
 
-    public init(path: String = "/dev/fb0", calls: any FramebufferCalls = LinuxFramebuffer()) throws {
+    public init(path: String = "/dev/fb0", rotation: Rotation = .none, calls: any FramebufferCalls = LinuxFramebuffer()) throws {
         self.path = path
         self.calls = calls
+        self.rotation = rotation
         let fd = try calls.open(path)
         let info: FramebufferInfo
         do {
@@ -79,23 +86,37 @@ public final class FramebufferDisplay: Display {
         }
         self.fd = fd
         self.format = format
-        width = info.width
-        height = info.height
+        (width, height) = rotation.swapsSides ? (info.height, info.width) : (info.width, info.height)
         size = info.size
         mapped = pointer
-        screenSurface = Surface(wrapping: pointer, width: info.width, height: info.height, stride: info.stride, format: format)
-        backSurface = Surface(width: info.width, height: info.height, format: format)
+        screen = ScanoutTarget(pixels: pointer, width: info.width, height: info.height, stride: info.stride, format: format)
+        backSurface = Surface(width: width, height: height, format: format)
     }
-
-    /// One memory buffer holds the last frame.
-    public var frontSurface: Surface? { nil }
-    public func damageToRedraw(for damage: [Rect]) -> [Rect] { damage }
 
     public func present(damage: [Rect], completion: @escaping @MainActor () -> Void) throws {
         guard !closed else { throw DisplayError.call("present after close", errno: EBADF) }
-        let canvas = Canvas(surface: screenSurface)
-        for rect in damage { canvas.move(rect, dx: 0, dy: 0, from: backSurface) }
+        guard !isBlank else { throw DisplayError.blank }
+        for rect in damage {
+            guard let pixels = PixelRect(covering: rect, width: width, height: height) else { continue }
+            screen.store(pixels, from: backSurface, rotation: rotation)
+        }
         completion()
+    }
+
+    public var isFrameInFlight: Bool { false }
+    public var pacesFrames: Bool { false }
+    public var eventDescriptor: Int32? { nil }
+    public func handleEvents() throws {}
+    public var lastPresentationTime: Double? { nil }
+    public func reprobe() -> DisplayProbe { .unchanged }
+    public var summary: String { "\(path) \(screen.width)x\(screen.height) \(format), rotation \(rotation.rawValue)" }
+
+    /// fbdev blanking (FBIOBLANK); on again, the whole picture is copied back.
+    public func setBlank(_ blank: Bool) throws {
+        guard blank != isBlank, !closed else { return }
+        try calls.blank(fd, blank)
+        isBlank = blank
+        if !blank { screen.store(PixelRect(x: 0, y: 0, width: width, height: height), from: backSurface, rotation: rotation) }
     }
 
     /// Unmaps and closes, in reverse order of opening. Safe to call twice.
@@ -136,6 +157,10 @@ public final class LinuxFramebuffer: FramebufferCalls {
     }
 
     public func unmap(_ pointer: UnsafeMutableRawPointer, size: Int) { munmap(pointer, size) }
+
+    public func blank(_ fd: Int32, _ blank: Bool) throws {
+        guard panel_fb_blank(fd, blank ? 4 : 0) == 0 else { throw DisplayError.call("FBIOBLANK", errno: errno) }
+    }
 
     public func close(_ fd: Int32) { _ = Glibc.close(fd) }
 }

@@ -4,9 +4,9 @@ import Foundation
 /// `DRMCalls` through libdrm: the real kernel interface.
 @MainActor
 public final class LibDRM: DRMCalls {
-    /// Flip counters handed to drmModePageFlip as user data, one per descriptor; the C
-    /// handler adds to them.
-    private var counters: [Int32: UnsafeMutablePointer<Int32>] = [:]
+    /// Flip records handed to drmModePageFlip and drmModeAtomicCommit as user data, one per
+    /// descriptor; the C handler fills them.
+    private var counters: [Int32: UnsafeMutablePointer<panel_drm_flips>] = [:]
 
     public init() {}
 
@@ -143,22 +143,107 @@ public final class LibDRM: DRMCalls {
         guard rc == 0 else { throw fail("drmModeSetCrtc", rc) }
     }
 
+    private func flipRecord(_ fd: Int32) -> UnsafeMutablePointer<panel_drm_flips> {
+        if let record = counters[fd] { return record }
+        let made = UnsafeMutablePointer<panel_drm_flips>.allocate(capacity: 1)
+        made.initialize(to: panel_drm_flips())
+        counters[fd] = made
+        return made
+    }
+
     public func pageFlip(_ fd: Int32, crtc: UInt32, framebuffer: UInt32) throws {
-        let counter = counters[fd] ?? {
-            let made = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-            made.initialize(to: 0)
-            counters[fd] = made
-            return made
-        }()
-        let rc = drmModePageFlip(fd, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), counter)
+        let rc = drmModePageFlip(fd, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), flipRecord(fd))
         guard rc == 0 else { throw fail("drmModePageFlip", rc) }
     }
 
-    public func handleEvents(_ fd: Int32) throws -> Int {
+    public func handleEvents(_ fd: Int32) throws -> DRMFlipReport? {
         guard panel_drm_handle_events(fd) == 0 else { throw fail("drmHandleEvent") }
-        guard let counter = counters[fd] else { return 0 }
-        defer { counter.pointee = 0 }
-        return Int(counter.pointee)
+        guard let record = counters[fd], record.pointee.count > 0 else { return nil }
+        defer { record.pointee.count = 0 }
+        return DRMFlipReport(count: Int(record.pointee.count),
+                             seconds: Double(record.pointee.seconds) + Double(record.pointee.microseconds) / 1e6)
+    }
+
+    public func capability(_ fd: Int32, _ capability: UInt64) -> UInt64? {
+        var value: UInt64 = 0
+        return drmGetCap(fd, capability, &value) == 0 ? value : nil
+    }
+
+    public func enableAtomic(_ fd: Int32) -> Bool {
+        // Atomic implies universal planes; ask for both so the primary plane is listed.
+        drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0
+            && drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
+    }
+
+    public func planes(_ fd: Int32) throws -> [DRMPlane] {
+        guard let list = drmModeGetPlaneResources(fd) else { throw fail("drmModeGetPlaneResources") }
+        defer { drmModeFreePlaneResources(list) }
+        var planes: [DRMPlane] = []
+        for index in 0..<Int(list.pointee.count_planes) {
+            guard let id = list.pointee.planes?[index], let plane = drmModeGetPlane(fd, id) else { continue }
+            planes.append(DRMPlane(id: id, possibleCrtcs: plane.pointee.possible_crtcs))
+            drmModeFreePlane(plane)
+        }
+        return planes
+    }
+
+    public func properties(_ fd: Int32, object: UInt32, type: DRMObjectType) throws -> [String: DRMProperty] {
+        guard let list = drmModeObjectGetProperties(fd, object, type.rawValue) else { throw fail("drmModeObjectGetProperties \(object)") }
+        defer { drmModeFreeObjectProperties(list) }
+        var result: [String: DRMProperty] = [:]
+        for index in 0..<Int(list.pointee.count_props) {
+            guard let id = list.pointee.props?[index], let value = list.pointee.prop_values?[index],
+                  let property = drmModeGetProperty(fd, id) else { continue }
+            defer { drmModeFreeProperty(property) }
+            let name = withUnsafeBytes(of: property.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            var enums: [String: UInt64] = [:]
+            if let entries = property.pointee.enums {
+                for e in 0..<Int(property.pointee.count_enums) {
+                    let entry = entries[e]
+                    let label = withUnsafeBytes(of: entry.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    enums[label] = entry.value
+                }
+            }
+            result[name] = DRMProperty(id: id, value: value, enums: enums)
+        }
+        return result
+    }
+
+    public func setProperty(_ fd: Int32, object: UInt32, type: DRMObjectType, property: UInt32, value: UInt64) throws {
+        let rc = drmModeObjectSetProperty(fd, object, type.rawValue, property, value)
+        guard rc == 0 else { throw fail("drmModeObjectSetProperty", rc) }
+    }
+
+    public func createBlob(_ fd: Int32, _ bytes: [UInt8]) throws -> UInt32 {
+        var id: UInt32 = 0
+        let rc = bytes.withUnsafeBytes { drmModeCreatePropertyBlob(fd, $0.baseAddress, $0.count, &id) }
+        guard rc == 0 else { throw fail("drmModeCreatePropertyBlob", rc) }
+        return id
+    }
+
+    public func destroyBlob(_ fd: Int32, _ id: UInt32) { _ = drmModeDestroyPropertyBlob(fd, id) }
+
+    public func atomicCommit(_ fd: Int32, _ entries: [DRMAtomicEntry], flags: DRMCommitFlags) throws {
+        guard let request = drmModeAtomicAlloc() else { throw DisplayError.call("drmModeAtomicAlloc", errno: ENOMEM) }
+        defer { drmModeAtomicFree(request) }
+        for entry in entries {
+            guard drmModeAtomicAddProperty(request, entry.object, entry.property, entry.value) >= 0 else {
+                throw fail("drmModeAtomicAddProperty")
+            }
+        }
+        let rc = drmModeAtomicCommit(fd, request, flags.rawValue, flipRecord(fd))
+        guard rc == 0 else { throw fail("drmModeAtomicCommit", rc) }
+    }
+
+    public func acquireMaster(_ fd: Int32) -> Bool { drmSetMaster(fd) == 0 }
+
+    public func dirtyFramebuffer(_ fd: Int32, _ framebuffer: UInt32, clips: [DRMClip]) throws {
+        // drm_clip_rect holds 16-bit corners; panels are far smaller than 65,535 pixels.
+        var rects = clips.map {
+            drm_clip_rect(x1: UInt16(clamping: $0.x1), y1: UInt16(clamping: $0.y1), x2: UInt16(clamping: $0.x2), y2: UInt16(clamping: $0.y2))
+        }
+        let rc = drmModeDirtyFB(fd, framebuffer, &rects, UInt32(rects.count))
+        guard rc == 0 else { throw fail("drmModeDirtyFB", rc) }
     }
 
     public func waitReadable(_ fd: Int32, timeout: Double) -> Bool {

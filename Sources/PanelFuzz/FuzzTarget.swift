@@ -110,7 +110,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         options.height = Int(height)
         options.refreshSeconds = 0.5
         guard let result = try? ReplayCommand.run(recording, options, fonts: fonts) else { return }
-        for case let .frame(_, x, y, _) in result.trace where !(x.isFinite && y.isFinite) {
+        for case let .frame(_, x, y, _, _) in result.trace where !(x.isFinite && y.isFinite) {
             fatalError("a scroll offset that is not finite: \(x), \(y)")
         }
     }

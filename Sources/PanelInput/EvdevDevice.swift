@@ -10,6 +10,7 @@ public final class EvdevDevice: EventSource {
     public let device: DeviceDescription
     /// The open descriptor, for a Dispatch read source; owned by this object, closed on deinit.
     public let fileDescriptor: Int32
+    public var pollDescriptor: Int32? { fileDescriptor }
     private let handle: OpaquePointer
 
     public var name: String { path }

@@ -11,6 +11,13 @@ public protocol EventSource: AnyObject {
     /// - Throws: `InputError.deviceGone` when the device went away; other `InputError`s for
     ///   failures.
     func readEvents() throws -> [InputEvent]
+    /// A descriptor that becomes readable when events wait; nil for sources that are not
+    /// devices (recordings, tests).
+    var pollDescriptor: Int32? { get }
+}
+
+extension EventSource {
+    public var pollDescriptor: Int32? { nil }
 }
 
 /// A touchscreen as the UI sees it: an event source and the assembler that turns its events
@@ -35,6 +42,12 @@ public final class TouchInput {
         assembler.mapping.swapAxes = swapAxes
         assembler.mapping.invertX = invertX
         assembler.mapping.invertY = invertY
+    }
+
+    /// Positions map to a picture of this size from now on.
+    public func resize(width: Double, height: Double) {
+        assembler.mapping.width = width
+        assembler.mapping.height = height
     }
 
     /// Reads what is available and returns the frames it completes. A device that went away

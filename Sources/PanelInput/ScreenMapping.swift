@@ -36,11 +36,6 @@ public struct CalibrationMatrix: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(a) \(b) \(c) \(d) \(e) \(f)" }
 }
 
-/// How the picture is turned on the panel, clockwise.
-public enum Rotation: Int, Sendable, Hashable, CaseIterable {
-    case none = 0, clockwise90 = 90, upsideDown = 180, clockwise270 = 270
-}
-
 /// Device units to screen pixels: normalise each axis by its own range (panels with 55
 /// units/mm on X and 98 on Y come out right), apply the calibration matrix, swap and invert,
 /// turn by the rotation, scale to the screen. Values outside the declared range are clamped

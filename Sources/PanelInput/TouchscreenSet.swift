@@ -10,8 +10,8 @@ public final class TouchscreenSet {
     public typealias Opener = (String) throws -> any EventSource
 
     public let explicitPaths: [String]?
-    public let width: Double
-    public let height: Double
+    public private(set) var width: Double
+    public private(set) var height: Double
     public var configuration: TouchAssembler.Configuration
     public var rotation: Rotation
     /// Calibration from configuration; a device's udev property wins over it.
@@ -43,6 +43,13 @@ public final class TouchscreenSet {
         self.rotation = rotation
         self.calibration = calibration
         self.open = open
+    }
+
+    /// The picture's new size (the panel came back in another mode): positions map to it.
+    public func resize(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+        for entry in entries.values { entry.input.resize(width: width, height: height) }
     }
 
     /// Nodes in use.

@@ -67,7 +67,7 @@ enum RenderBenchmark {
                 list.header = header
                 let display = HeadlessDisplay(width: width, height: height)
                 let renderer = Renderer(fonts: fonts)
-                let driver = FrameDriver(screen: scene.screen, renderer: renderer, display: display)
+                let driver = FrameDriver(screen: scene.screen, renderer: renderer, display: display, now: { scene.clock.now })
                 driver.drawFrame()
                 // Scrolling: the list moves 7 pt per frame through the middle of the rows.
                 var offset = Double(rows) * 72 / 2

@@ -5,17 +5,11 @@ import PanelInput
 import PanelRefresh
 import PanelRender
 
-/// Seconds of CLOCK_MONOTONIC: the base of the kernel's touch timestamps.
-func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-/// The kiosk's Dispatch loop on the main queue: read sources for the touchscreens, udev and
-/// the DRM card, one timer re-armed to the runtime's next wake-up (disarmed while nothing
-/// moves: idle means no wake-ups), a watchdog timer, and a read source on the signal pipe.
-/// Every handler runs on the main queue, hence on the main actor.
+/// The kiosk's Dispatch loop on the main queue: read sources for the touchscreens, udev (input
+/// and DRM hotplug), the display's events and the signal pipe; one timer re-armed to the
+/// runtime's next wake-up (disarmed while nothing moves: idle means no wake-ups); a watchdog
+/// timer. Every handler runs on the main queue, hence on the main actor. Devices are reached
+/// only through their protocols (`Display`, `EventSource`).
 @MainActor
 final class RunLoopHost {
     private(set) var runtime: PanelRuntime
@@ -26,23 +20,33 @@ final class RunLoopHost {
     var makeRuntime: ((Configuration) throws -> PanelRuntime)?
     let touchscreens: TouchscreenSet
     let monitor: HotplugMonitor?
+    let displayMonitor: DisplayHotplugMonitor?
     let display: any Display
     var configurationPath: String?
     private var inputSources: [String: DispatchSourceRead] = [:]
     private var keep: [any DispatchSourceProtocol] = []
     private let timer: DispatchSourceTimer
 
-    init(runtime: PanelRuntime, clock: ManualClock, display: any Display, touchscreens: TouchscreenSet, monitor: HotplugMonitor?) {
+    init(runtime: PanelRuntime, clock: ManualClock, display: any Display, touchscreens: TouchscreenSet,
+         monitor: HotplugMonitor?, displayMonitor: DisplayHotplugMonitor?) {
         self.runtime = runtime
         self.clock = clock
         self.display = display
         self.touchscreens = touchscreens
         self.monitor = monitor
+        self.displayMonitor = displayMonitor
         timer = DispatchSource.makeTimerSource(queue: .main)
     }
 
     private func onMain(_ body: @escaping @MainActor () -> Void) -> @Sendable () -> Void {
         { MainActor.assumeIsolated { body() } }
+    }
+
+    private func readSource(_ fd: Int32, _ handler: @escaping @MainActor () -> Void) -> DispatchSourceRead {
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
+        source.setEventHandler(handler: onMain(handler))
+        source.resume()
+        return source
     }
 
     func start() {
@@ -51,19 +55,18 @@ final class RunLoopHost {
         timer.resume()
         for node in touchscreens.nodes { watch(node) }
         if let monitor {
-            let source = monitor.makeReadSource(queue: .main, handler: onMain { [unowned self] in self.hotplug() })
-            keep.append(source)
+            keep.append(readSource(monitor.fileDescriptor) { [unowned self] in self.hotplug() })
         }
-        if let drm = display as? DRMDisplay {
-            let source = DispatchSource.makeReadSource(fileDescriptor: drm.fileDescriptor, queue: .main)
-            source.setEventHandler(handler: onMain { [unowned self] in
-                do { try drm.handleEvents() } catch { Log.error("display events: \(error)") }
+        if let displayMonitor {
+            keep.append(readSource(displayMonitor.fileDescriptor) { [unowned self] in self.displayHotplug() })
+        }
+        if let fd = display.eventDescriptor {
+            keep.append(readSource(fd) { [unowned self] in
+                do { try self.display.handleEvents() } catch { Log.error("display events: \(error)") }
                 self.clock.advance(to: monotonicNow())
                 self.runtime.frameCompleted()
                 self.schedule()
             })
-            source.resume()
-            keep.append(source)
         }
         if let interval = runtime.notifier.watchdogInterval {
             let watchdog = DispatchSource.makeTimerSource(queue: .main)
@@ -75,12 +78,9 @@ final class RunLoopHost {
         // Signals wait in SignalPipe from main's first line; any that came during start-up
         // are read as soon as this source runs.
         if SignalPipe.readEnd >= 0 {
-            let source = DispatchSource.makeReadSource(fileDescriptor: SignalPipe.readEnd, queue: .main)
-            source.setEventHandler(handler: onMain { [unowned self] in
+            keep.append(readSource(SignalPipe.readEnd) { [unowned self] in
                 for number in SignalPipe.receive() { self.signalled(number) }
             })
-            source.resume()
-            keep.append(source)
         }
         clock.advance(to: monotonicNow())
         runtime.start()
@@ -88,9 +88,8 @@ final class RunLoopHost {
     }
 
     private func watch(_ node: String) {
-        guard inputSources[node] == nil, let device = touchscreens.input(for: node)?.source as? EvdevDevice else { return }
-        let source = device.makeReadSource(queue: .main, handler: onMain { [unowned self] in self.read(node) })
-        inputSources[node] = source
+        guard inputSources[node] == nil, let fd = touchscreens.input(for: node)?.source.pollDescriptor else { return }
+        inputSources[node] = readSource(fd) { [unowned self] in self.read(node) }
     }
 
     private func read(_ node: String) {
@@ -119,6 +118,23 @@ final class RunLoopHost {
         schedule()
     }
 
+    /// A DRM uevent: the panel went away, came back, or came back in another mode (then the
+    /// UI is built again at the new size, as a reload does).
+    private func displayHotplug() {
+        guard let displayMonitor, displayMonitor.receive() else { return }
+        clock.advance(to: monotonicNow())
+        let probe = display.reprobe()
+        if case .connected(let width, let height) = probe,
+           Double(width) != runtime.scene.screen.size.width || Double(height) != runtime.scene.screen.size.height {
+            Log.info("display: the panel is back at \(width)x\(height) (\(display.summary))")
+            touchscreens.resize(width: Double(width), height: Double(height))
+            replaceRuntime(with: configuration)
+        } else {
+            runtime.displayProbed(probe)
+        }
+        schedule()
+    }
+
     private func tick() {
         clock.advance(to: monotonicNow())
         runtime.pump()
@@ -133,44 +149,60 @@ final class RunLoopHost {
         }
         let delay = max(0, wake - monotonicNow())
         // While something moves and frames are not paced by flips (headless, fbdev): 60 Hz.
-        let paced = display is DRMDisplay ? delay : max(delay, 1.0 / 60)
+        let paced = display.pacesFrames ? delay : max(delay, 1.0 / 60)
         timer.schedule(deadline: .now() + paced)
     }
 
-    /// SIGHUP: a new session (data source, rows, appearance, locale) on the same display and
-    /// touchscreens. A bad file keeps the configuration in use.
-    private func reload() {
-        guard let path = configurationPath, let makeRuntime else {
-            Log.warning("reload: no configuration file to read")
-            return
-        }
+    @discardableResult
+    private func replaceRuntime(with fresh: Configuration) -> Bool {
+        guard let makeRuntime else { return false }
         do {
-            let fresh = try Configuration.load(path: path)
             let next = try makeRuntime(fresh)
-            if fresh.devices != configuration.devices || fresh.rotation != configuration.rotation
-                || fresh.backend != configuration.backend || fresh.card != configuration.card {
-                Log.warning("reload: input and display settings apply at the next start")
-            }
             runtime.retire()
             runtime = next
             configuration = fresh
             clock.advance(to: monotonicNow())
             runtime.start()
             schedule()
-            Log.info("reloaded \(path)")
-            runtime.notifier.notify("STATUS=reloaded the configuration")
+            return true
         } catch {
-            Log.error("reload: \(error); keeping the configuration in use")
+            Log.error("cannot build the UI: \(error); keeping the one in use")
+            return false
         }
     }
 
-    private func signalled(_ number: Int32) {
-        if number == SIGHUP {
-            reload()
+    /// SIGHUP: a new session (data source, rows, appearance, locale) on the same display and
+    /// touchscreens. A bad file keeps the configuration in use.
+    private func reload() {
+        guard let path = configurationPath, makeRuntime != nil else {
+            Log.warning("reload: no configuration file to read")
             return
         }
-        Log.info("stopping")
-        runtime.stop()
-        exit(0)
+        let fresh: Configuration
+        do {
+            fresh = try Configuration.load(path: path)
+        } catch {
+            Log.error("reload: \(error); keeping the configuration in use")
+            return
+        }
+        if fresh.devices != configuration.devices || fresh.rotation != configuration.rotation
+            || fresh.displayRotation != configuration.displayRotation
+            || fresh.backend != configuration.backend || fresh.card != configuration.card {
+            Log.warning("reload: input and display settings apply at the next start")
+        }
+        guard replaceRuntime(with: fresh) else { return }
+        Log.info("reloaded \(path)")
+        runtime.notifier.notify("STATUS=reloaded the configuration")
+    }
+
+    private func signalled(_ number: Int32) {
+        switch number {
+        case SIGHUP: reload()
+        case SIGUSR1: runtime.reportStatistics()
+        default:
+            Log.info("stopping")
+            runtime.stop()
+            exit(0)
+        }
     }
 }

@@ -14,7 +14,9 @@ commands:
   run [--config FILE] [--set SECTION.KEY=VALUE]... [--device PATH]... [--rotation N] [--screen WxH]
         the kiosk: the panel's display (DRM, else fbdev; see display.backend), the touchscreens
         udev reports (or --device), the configured data source; runs until SIGTERM/SIGINT,
-        rereads the configuration on SIGHUP; tells systemd READY/STATUS/WATCHDOG/STOPPING
+        rereads the configuration on SIGHUP, logs frame timings on SIGUSR1 (and every minute
+        while touched); tells systemd READY/STATUS/WATCHDOG/STOPPING; --rotation N is
+        display.rotation (the picture and touch turned together)
   demo [--screen WxH] [--out DIR] [--headless]
         a scripted session (pull to refresh, scroll, load until no more data): on the panel
         when a DRM or fbdev display is usable, else (or with --headless) on the headless
@@ -33,10 +35,12 @@ commands:
         lists touchscreens and DRM cards with their connectors and modes
   hw-check [--fixtures DIR] [--hold S (0-3600)]
         checks on a real kernel (DRM test pattern, uinput round trips), for scripts/vm-test
-  expected-frame [--screen WxH] [--refreshes N (0-100)] [--refreshing] [--test-pattern] FILE
-        writes as PPM the frame the kiosk shows with the default configuration after N
+  expected-frame [--screen WxH] [--rotation 0|90|180|270] [--refreshes N (0-100)] [--refreshing]
+                 [--test-pattern [--damaged]] FILE
+        writes as PPM the frame the glass (WxH) shows with the default configuration after N
         refreshes of the sample data (default 1), or with --refreshing half a second into
-        the next refresh, or hw-check's test pattern, for comparing with a screendump
+        the next refresh, turned as display.rotation turns it, or hw-check's test pattern
+        (with --damaged: and its partial second frame), for comparing with a screendump
 
 options: --verbose (debug logs), --help, --version
 exit codes: 0 done, 1 failed (the log says why), 2 bad command line
@@ -145,13 +149,24 @@ func main() async -> Int32 {
             var width = 1280, height = 800
             if let screen = try take("--screen", from: &arguments) { (width, height) = try ScreenOptions.parse(screen) }
             let refreshes = try take("--refreshes", from: &arguments).map { try NumericOption.integer("--refreshes", $0, in: NumericOption.refreshes) } ?? 1
+            var rotation = Rotation.none
+            if let r = try take("--rotation", from: &arguments) {
+                guard let degrees = Int(r), let value = Rotation(rawValue: degrees) else {
+                    throw UsageError("bad rotation \"\(r)\": want 0, 90, 180 or 270")
+                }
+                rotation = value
+            }
             let refreshing = arguments.contains("--refreshing"), testPattern = arguments.contains("--test-pattern")
-            arguments.removeAll { $0 == "--refreshing" || $0 == "--test-pattern" }
+            let damaged = arguments.contains("--damaged")
+            arguments.removeAll { $0 == "--refreshing" || $0 == "--test-pattern" || $0 == "--damaged" }
             guard let out = arguments.first else { throw UsageError("expected-frame needs an output file") }
             arguments.removeFirst()
             try noneLeft(arguments)
-            let frame = testPattern ? ExpectedFrame.testPattern(width: width, height: height)
-                : try ExpectedFrame.render(width: width, height: height, refreshes: refreshes, refreshing: refreshing)
+            // The size is the glass's; the picture is drawn at its turned size, then turned.
+            let (pw, ph) = rotation.swapsSides ? (height, width) : (width, height)
+            let frame = testPattern ? ExpectedFrame.testPattern(width: width, height: height, damaged: damaged)
+                : ExpectedFrame.onGlass(try ExpectedFrame.render(width: pw, height: ph, refreshes: refreshes, refreshing: refreshing),
+                                        rotation: rotation)
             try ExpectedFrame.ppm(frame).write(to: URL(fileURLWithPath: out))
         case "devices":
             try noneLeft(arguments)
@@ -191,15 +206,15 @@ func noneLeft(_ arguments: [String]) throws {
     if let extra = arguments.first { throw UsageError("unexpected \"\(extra)\"") }
 }
 
-/// Sleeps until `deadline` (monotonic seconds) or until the DRM card reports a flip; returns
+/// Sleeps until `deadline` (monotonic seconds) or until the display has events; returns
 /// whether a frame completed.
 @MainActor
 func waitForDisplay(_ display: any Display, until deadline: Double) -> Bool {
     let timeout = max(0, deadline - monotonicNow())
-    if let drm = display as? DRMDisplay {
-        var waiter = pollfd(fd: drm.fileDescriptor, events: Int16(POLLIN), revents: 0)
+    if let fd = display.eventDescriptor {
+        var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&waiter, 1, Int32((timeout * 1000).rounded(.up))) > 0 else { return false }
-        do { try drm.handleEvents() } catch { Log.error("display events: \(error)") }
+        do { try display.handleEvents() } catch { Log.error("display events: \(error)") }
         return true
     }
     usleep(UInt32(min(timeout, 1) * 1_000_000))
@@ -211,19 +226,26 @@ func waitForDisplay(_ display: any Display, until deadline: Double) -> Bool {
 func run(_ configuration: Configuration, path: String?) throws -> Never {
     Log.info("starting" + (path.map { " with \($0)" } ?? " with the built-in defaults"))
     let display = try RunCommand.display(for: configuration)
-    Log.info("display \(display.width)x\(display.height) (\(type(of: display)))")
+    Log.info("display \(display.width)x\(display.height): \(display.summary)")
     let clock = ManualClock(now: monotonicNow(), epoch: Date(timeIntervalSinceNow: -monotonicNow()))
     let fonts = try FontLibrary()
     let notifier = SystemdNotifier()
+    let backlight = configuration.blankAfter > 0 ? Backlight.find(configuration.backlight) : nil
+    if configuration.blankAfter > 0 {
+        Log.info("blanking after \(configuration.blankAfter) s idle; backlight: \(backlight?.path ?? "none")")
+    }
     let makeRuntime = { (c: Configuration) throws -> PanelRuntime in
         try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier,
-                         source: { RunCommand.source(for: c, animator: $0) }, clock: clock)
+                         source: { RunCommand.source(for: c, animator: $0) }, clock: clock, monotonic: monotonicNow,
+                         backlight: backlight)
     }
     let runtime = try makeRuntime(configuration)
+    // Touch follows the picture's turn, plus the sensor's own when it is mounted differently.
     let set = TouchscreenSet(explicitPaths: configuration.devices.isEmpty ? nil : configuration.devices,
                              width: Double(display.width), height: Double(display.height),
                              configuration: TouchAssembler.Configuration(positionAxes: configuration.positionAxes),
-                             rotation: configuration.rotation, calibration: configuration.calibration ?? .identity) {
+                             rotation: configuration.displayRotation.adding(configuration.rotation),
+                             calibration: configuration.calibration ?? .identity) {
         try EvdevDevice(path: $0, requireDirect: false, grab: configuration.grab)
     }
     set.swapAxes = configuration.swapAxes
@@ -242,7 +264,12 @@ func run(_ configuration: Configuration, path: String?) throws -> Never {
     for node in set.nodes { Log.info("touchscreen \(node)") }
     var monitor: HotplugMonitor?
     do { monitor = try HotplugMonitor() } catch { Log.warning("no hotplug: \(error)") }
-    let host = RunLoopHost(runtime: runtime, clock: clock, display: display, touchscreens: set, monitor: monitor)
+    var displayMonitor: DisplayHotplugMonitor?
+    if display.pacesFrames {
+        do { displayMonitor = try DisplayHotplugMonitor() } catch { Log.warning("no display hotplug: \(error)") }
+    }
+    let host = RunLoopHost(runtime: runtime, clock: clock, display: display, touchscreens: set, monitor: monitor,
+                           displayMonitor: displayMonitor)
     host.configurationPath = path
     host.configuration = configuration
     host.makeRuntime = makeRuntime

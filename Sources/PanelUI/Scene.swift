@@ -10,8 +10,11 @@ public final class Scene {
     public let dispatcher: TouchDispatcher
     /// Seconds between frames while something moves (60 Hz).
     public var frameInterval: Double = 1.0 / 60
-    /// Called after each frame pass with the damage; a renderer draws here.
+    /// Called after each frame pass with the damage (empty when `drawer` drew the frame).
     public var onFrame: ((_ damage: [Rect]) -> Void)?
+    /// Draws a frame instead of the bare frame pass: the program's frame driver (frame pass,
+    /// renderer, display), which tells the screen when the frame is presented.
+    public var drawer: (() -> Void)?
     /// Frames drawn so far.
     public private(set) var frameCount = 0
 
@@ -24,9 +27,14 @@ public final class Scene {
 
     /// Draws one frame now (layout, animations, display pass) and marks it presented.
     public func frame() {
-        let damage = screen.prepareFrame()
-        onFrame?(damage)
-        screen.didPresentFrame()
+        if let drawer {
+            drawer()
+            onFrame?([])
+        } else {
+            let damage = screen.prepareFrame()
+            onFrame?(damage)
+            screen.didPresentFrame()
+        }
         frameCount += 1
     }
 

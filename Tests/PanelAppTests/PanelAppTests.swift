@@ -16,8 +16,8 @@ struct TraceTests {
         #expect(TraceEvent.state(t: 1, component: "header", from: .idle, to: .pulling).json
             == #"{"t":1,"kind":"state","component":"header","from":"idle","to":"pulling"}"#)
         #expect(TraceEvent.refresh(t: 1.5, component: "footer").json == #"{"t":1.5,"kind":"refresh","component":"footer"}"#)
-        #expect(TraceEvent.frame(t: 2, offsetX: 0, offsetY: -54.12346, rows: 20).json
-            == #"{"t":2,"kind":"frame","offsetX":0,"offsetY":-54.1235,"rows":20}"#)
+        #expect(TraceEvent.frame(t: 2, offsetX: 0, offsetY: -54.12346, rows: 20, renderMs: 0.41234).json
+            == #"{"t":2,"kind":"frame","offsetX":0,"offsetY":-54.1235,"rows":20,"renderMs":0.4123}"#)
         #expect(TraceEvent.error(t: 3, message: "bad \"json\"\n\u{1}").json
             == #"{"t":3,"kind":"error","message":"bad \"json\"\n\u0001"}"#)
     }
@@ -60,7 +60,7 @@ struct ReplayTests {
             return nil
         }
         #expect(states == ["idle->pulling", "pulling->refreshing", "refreshing->idle"])
-        guard case let .frame(_, _, y, _)? = trace.last(where: { $0.kind == "frame" }) else {
+        guard case let .frame(_, _, y, _, _)? = trace.last(where: { $0.kind == "frame" }) else {
             Issue.record("no frames")
             return
         }
@@ -72,7 +72,7 @@ struct ReplayTests {
         let trace = try replay("01-pixel-tablet-nvt.mt-b.1fg-swipe.evemu")
         #expect(refreshes(trace, "header") == 0)
         #expect(refreshes(trace, "footer") == 1)
-        guard case let .frame(_, _, _, rows)? = trace.last(where: { $0.kind == "frame" }) else {
+        guard case let .frame(_, _, _, rows, _)? = trace.last(where: { $0.kind == "frame" }) else {
             Issue.record("no frames")
             return
         }
@@ -95,7 +95,7 @@ struct ReplayTests {
             let trace = try replay(file, desc: desc)
             #expect(pans(trace, "began") >= 1)
             #expect(pans(trace, "began") == pans(trace, "ended") + pans(trace, "cancelled"))
-            #expect(trace.contains { if case let .frame(_, _, y, _) = $0 { return y > 10 }; return false }, "\(file) scrolled")
+            #expect(trace.contains { if case let .frame(_, _, y, _, _) = $0 { return y > 10 }; return false }, "\(file) scrolled")
         }
     }
 
@@ -208,7 +208,7 @@ struct SessionTests {
 extension TraceEvent {
     var t: Double {
         switch self {
-        case let .pan(t, _, _, _, _, _, _), let .state(t, _, _, _), let .refresh(t, _), let .frame(t, _, _, _), let .error(t, _): return t
+        case let .pan(t, _, _, _, _, _, _), let .state(t, _, _, _), let .refresh(t, _), let .frame(t, _, _, _, _), let .error(t, _): return t
         }
     }
 }

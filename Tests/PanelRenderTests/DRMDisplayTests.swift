@@ -20,6 +20,17 @@ final class FakeDRM: DRMCalls {
     var pendingFlips = 0
     /// Cards whose connectors all report disconnected.
     var disconnectedCards: Set<String> = []
+    /// Whether the driver has atomic KMS, and whether its primary plane takes damage clips.
+    var atomic = false
+    var damageClips = false
+    /// What DirtyFB answers (nil: success).
+    var dirtyErrno: Int32?
+    /// The time stamp flip events carry, seconds.
+    var flipTime = 100.0
+    /// Damage-clip blobs by id, as the kernel would read them.
+    var blobs: [UInt32: [UInt8]] = [:]
+    /// Every mapping handed out: scanout memory.
+    var mappings: [(start: UnsafeMutableRawPointer, size: Int)] = []
     private var openCard = ""
     private var nextID: UInt32 = 100
     private var memory: [UnsafeMutableRawPointer] = []
@@ -34,6 +45,11 @@ final class FakeDRM: DRMCalls {
     private func id() -> UInt32 {
         nextID += 1
         return nextID
+    }
+
+    /// Whether `pointer` lies in scanout memory.
+    func isScanout(_ pointer: UnsafeRawPointer) -> Bool {
+        mappings.contains { pointer >= UnsafeRawPointer($0.start) && pointer < UnsafeRawPointer($0.start + $0.size) }
     }
 
     func cards() -> [String] { cardList }
@@ -72,7 +88,10 @@ final class FakeDRM: DRMCalls {
     func map(_ fd: Int32, _ buffer: DRMDumbBuffer) throws -> UnsafeMutableRawPointer {
         try call("map \(buffer.handle)")
         let m = UnsafeMutableRawPointer.allocate(byteCount: buffer.size, alignment: 64)
+        // Dumb buffers start zeroed.
+        m.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.size)
         memory.append(m)
+        mappings.append((m, buffer.size))
         return m
     }
     func unmap(_ pointer: UnsafeMutableRawPointer, size: Int) { log.append("unmap") }
@@ -85,20 +104,80 @@ final class FakeDRM: DRMCalls {
         try call("flip \(crtc) fb=\(framebuffer)")
         pendingFlips += 1
     }
-    func handleEvents(_ fd: Int32) throws -> Int {
+    func handleEvents(_ fd: Int32) throws -> DRMFlipReport? {
         try call("events")
         defer { pendingFlips = 0 }
-        return pendingFlips
+        return pendingFlips > 0 ? DRMFlipReport(count: pendingFlips, seconds: flipTime) : nil
     }
     func waitReadable(_ fd: Int32, timeout: Double) -> Bool {
         log.append("wait")
         return pendingFlips > 0
+    }
+    func capability(_ fd: Int32, _ capability: UInt64) -> UInt64? {
+        log.append("cap \(capability)")
+        return capability == 4 ? 1 : nil
+    }
+    func enableAtomic(_ fd: Int32) -> Bool {
+        log.append("atomic")
+        return atomic
+    }
+    func planes(_ fd: Int32) throws -> [DRMPlane] {
+        try call("planes")
+        return [DRMPlane(id: 60, possibleCrtcs: 0b01), DRMPlane(id: 61, possibleCrtcs: 0b10), DRMPlane(id: 62, possibleCrtcs: 0b10)]
+    }
+    func properties(_ fd: Int32, object: UInt32, type: DRMObjectType) throws -> [String: DRMProperty] {
+        try call("properties \(object)")
+        switch type {
+        case .crtc: return ["ACTIVE": DRMProperty(id: 70, value: 1)]
+        case .connector: return ["DPMS": DRMProperty(id: 73, value: 0)]
+        case .plane:
+            // 62 is an overlay (type 0); 61 the primary.
+            var p = ["type": DRMProperty(id: 74, value: object == 62 ? 0 : 1), "FB_ID": DRMProperty(id: 71, value: 0),
+                     "rotation": DRMProperty(id: 75, value: 1, enums: ["rotate-0": 0, "rotate-180": 2])]
+            if damageClips { p["FB_DAMAGE_CLIPS"] = DRMProperty(id: 72, value: 0) }
+            return p
+        }
+    }
+    func setProperty(_ fd: Int32, object: UInt32, type: DRMObjectType, property: UInt32, value: UInt64) throws {
+        try call("setProperty \(object).\(property)=\(value)")
+    }
+    func createBlob(_ fd: Int32, _ bytes: [UInt8]) throws -> UInt32 {
+        try call("blob \(bytes.count)")
+        let blob = id()
+        blobs[blob] = bytes
+        return blob
+    }
+    func destroyBlob(_ fd: Int32, _ id: UInt32) { log.append("destroyBlob \(id)") }
+    func atomicCommit(_ fd: Int32, _ entries: [DRMAtomicEntry], flags: DRMCommitFlags) throws {
+        try call("commit " + entries.map { "\($0.object).\($0.property)=\($0.value)" }.joined(separator: ",") + " flags=\(flags.rawValue)")
+        if flags.contains(.pageFlipEvent) { pendingFlips += 1 }
+    }
+    func acquireMaster(_ fd: Int32) -> Bool {
+        log.append("master")
+        return true
+    }
+    func dirtyFramebuffer(_ fd: Int32, _ framebuffer: UInt32, clips: [DRMClip]) throws {
+        log.append("dirty fb=\(framebuffer) " + clips.map { "\($0.x1),\($0.y1)-\($0.x2),\($0.y2)" }.joined(separator: " "))
+        if let dirtyErrno { throw DisplayError.call("drmModeDirtyFB", errno: dirtyErrno) }
+    }
+
+    /// The pixel at (x, y) of the buffer behind framebuffer `index` (0 or 1), as the glass
+    /// would show it (a test's look at scanout memory, never the display's).
+    func glassPixel(buffer index: Int, x: Int, y: Int, width: Int) -> UInt32 {
+        mappings[index].start.load(fromByteOffset: (y * width + x) * 4, as: UInt32.self) | 0xff00_0000
     }
 }
 
 @MainActor
 @Suite("DRM display")
 struct DRMDisplayTests {
+    static let bringUpLog = [
+        "open /dev/dri/card0", "resources", "connector 30", "connector 31", "encoder 41", "crtc 51", "cap 4", "atomic",
+        "createDumb 1280x720x32", "addFB 101", "map 101",
+        "createDumb 1280x720x32", "addFB 103", "map 103",
+        "setCrtc 51 fb=102 mode=1280x720",
+    ]
+
     @Test("bring-up: the connected connector, its preferred mode, a CRTC its encoder can use, two buffers, the mode")
     func bringUp() throws {
         let drm = FakeDRM()
@@ -106,13 +185,11 @@ struct DRMDisplayTests {
         #expect(display.connector == 31)
         #expect(display.width == 1280 && display.height == 720)
         #expect(display.crtc == 51, "encoder 41 can drive the second CRTC only")
-        #expect(drm.log == [
-            "open /dev/dri/card0", "resources", "connector 30", "connector 31", "encoder 41", "crtc 51",
-            "createDumb 1280x720x32", "addFB 101", "map 101",
-            "createDumb 1280x720x32", "addFB 103", "map 103",
-            "setCrtc 51 fb=102 mode=1280x720",
-        ])
-        #expect(display.backSurface.width == 1280 && display.backSurface.stride == 5120)
+        #expect(drm.log == Self.bringUpLog)
+        #expect(display.backSurface.width == 1280 && display.backSurface.height == 720)
+        #expect(display.presentPath == .legacy)
+        #expect(display.driverPrefersShadow == true)
+        #expect(display.summary.contains("driver prefers a shadow: yes"))
         display.close()
     }
 
@@ -126,24 +203,181 @@ struct DRMDisplayTests {
         }
     }
 
-    @Test("frames flip on vertical blank, never two pending; the completion comes with the flip")
+    @Test("frames flip, never two pending; the completion comes with the flip and its time stamp")
     func flips() throws {
         let drm = FakeDRM()
         let display = try DRMDisplay(drm: drm)
-        let first = display.backSurface
         var completed = 0
         try display.present(damage: [Rect(x: 0, y: 0, width: 10, height: 10)]) { completed += 1 }
         #expect(drm.log.last == "flip 51 fb=104")
+        #expect(drm.log.contains("dirty fb=104 0,0-1280,720"), "the first frame brings the whole picture to the second buffer")
+        #expect(display.isFrameInFlight)
         #expect(throws: DisplayError.flipPending) { try display.present(damage: []) {} }
         #expect(completed == 0)
+        drm.flipTime = 123.5
         try display.handleEvents()
         #expect(completed == 1)
-        #expect(display.frontSurface === first, "the presented buffer is on screen")
-        #expect(display.backSurface !== first)
-        // The back buffer is two frames old: it needs the last frame's damage too.
-        #expect(display.damageToRedraw(for: [Rect(x: 5, y: 5, width: 1, height: 1)]).count == 2)
-        try display.present(damage: []) { completed += 1 }
-        #expect(drm.log.last == "flip 51 fb=102")
+        #expect(display.lastPresentationTime == 123.5)
+        // The first buffer lacks the whole picture still (it was on screen, black): it gets it all.
+        try display.present(damage: [Rect(x: 5, y: 5, width: 1, height: 1)]) { completed += 1 }
+        #expect(drm.log.suffix(2) == ["dirty fb=102 0,0-1280,720", "flip 51 fb=102"])
+        try display.handleEvents()
+        // From now on a buffer gets this frame's damage and what the other buffer's last frame changed.
+        try display.present(damage: [Rect(x: 20, y: 20, width: 4, height: 4)]) { completed += 1 }
+        #expect(drm.log.suffix(2) == ["dirty fb=104 5,5-6,6 20,20-24,24", "flip 51 fb=104"])
+        display.close()
+    }
+
+    @Test("nothing is drawn into scanout memory and nothing reads it: frames are drawn in a shadow and copied to the glass")
+    func shadow() throws {
+        let drm = FakeDRM()
+        let display = try DRMDisplay(drm: drm)
+        let fonts = try FontLibrary()
+        let scene = Scene(size: Size(width: 1280, height: 720))
+        let list = ListView(frame: Rect(x: 0, y: 0, width: 1280, height: 720), animator: scene.animator)
+        final class Rows: ListDataSource {
+            func numberOfRows(in list: ListView) -> Int { 200 }
+            func list(_ list: ListView, configure cell: ListCell, forRow row: Int) { cell.titleLabel.text = "Row \(row)" }
+        }
+        let rows = Rows()
+        list.dataSource = rows
+        list.reloadData()
+        scene.screen.rootView.addSubview(list)
+        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: { scene.clock.now })
+        var frames = 0
+        for step in 0..<12 {
+            list.contentOffset = Point(x: 0, y: Double(step) * 37)
+            #expect(driver.drawFrame())
+            // The renderer's target and the source of every moved pixel is the shadow.
+            #expect(!drm.isScanout(display.backSurface.pixels))
+            try display.handleEvents()
+            frames += 1
+            // What the glass shows is the shadow, pixel for pixel (sampled).
+            let front = frames % 2
+            for (x, y) in [(0, 0), (640, 360), (1279, 719), (100, 600), (900, 30)] {
+                #expect(drm.glassPixel(buffer: front, x: x, y: y, width: 1280) == display.backSurface.pixel(x: x, y: y))
+            }
+        }
+        #expect(display.backSurface.pixel(x: 640, y: 360) != 0xff00_0000, "the list was drawn")
+        display.close()
+    }
+
+    @Test("atomic KMS: one non-blocking commit per frame on the primary plane, damage clips as a blob, then released")
+    func atomicCommits() throws {
+        let drm = FakeDRM()
+        drm.atomic = true
+        drm.damageClips = true
+        let display = try DRMDisplay(drm: drm)
+        guard case .atomic(let plane) = display.presentPath else {
+            Issue.record("expected the atomic path")
+            return
+        }
+        #expect(plane.plane == 61, "the primary plane of CRTC 51, not the overlay or another CRTC's")
+        #expect(plane.rotations == [0, 180])
+        try display.present(damage: [Rect(x: 0, y: 0, width: 1280, height: 720)]) {}
+        try display.handleEvents()
+        drm.log.removeAll()
+        try display.present(damage: [Rect(x: 10, y: 20, width: 30, height: 40)]) {}
+        #expect(drm.log.count == 3)
+        #expect(drm.log[0] == "blob 16")
+        let blob = try #require(drm.blobs.keys.max())
+        #expect(drm.log[1] == "commit 61.71=102,61.72=\(blob) flags=513", "FB_ID and FB_DAMAGE_CLIPS; NONBLOCK | PAGE_FLIP_EVENT")
+        #expect(drm.log[2] == "destroyBlob \(blob)")
+        // The clip holds the first frame's whole picture (this buffer lacked it) — a
+        // struct drm_mode_rect of four little-endian Int32.
+        let bytes = try #require(drm.blobs[blob])
+        let values = (0..<4).map { i in bytes[(i * 4)..<(i * 4 + 4)].enumerated().reduce(Int32(0)) { $0 | Int32($1.element) << (8 * $1.offset) } }
+        #expect(values == [0, 0, 1280, 720])
+        try display.handleEvents()
+        try display.present(damage: [Rect(x: 10, y: 20, width: 30, height: 40)]) {}
+        let second = try #require(drm.blobs.keys.max())
+        #expect(drm.blobs[second]?.count == 16, "the other buffer lacks only the last frame's rectangle (the same one)")
+        display.close()
+    }
+
+    @Test("atomic without damage clips: just the framebuffer; legacy DirtyFB answering ENOSYS is not asked again")
+    func noClips() throws {
+        let atomic = FakeDRM()
+        atomic.atomic = true
+        let display = try DRMDisplay(drm: atomic)
+        try display.present(damage: [Rect(x: 0, y: 0, width: 8, height: 8)]) {}
+        #expect(atomic.log.last == "commit 61.71=104 flags=513")
+        display.close()
+        let legacy = FakeDRM()
+        legacy.dirtyErrno = ENOSYS
+        let other = try DRMDisplay(drm: legacy)
+        try other.present(damage: [Rect(x: 0, y: 0, width: 8, height: 8)]) {}
+        try other.handleEvents()
+        try other.present(damage: [Rect(x: 0, y: 0, width: 8, height: 8)]) {}
+        #expect(legacy.log.filter { $0.hasPrefix("dirty") }.count == 1)
+        #expect(!other.summary.contains("DirtyFB"))
+        other.close()
+    }
+
+    @Test("a picture turned 90 degrees: a portrait picture on landscape glass, copied turned")
+    func rotation() throws {
+        let drm = FakeDRM()
+        let display = try DRMDisplay(rotation: .clockwise90, drm: drm)
+        #expect(display.width == 720 && display.height == 1280)
+        // A red pixel at the picture's top-left lands at the glass's top-right.
+        let canvas = Canvas(surface: display.backSurface)
+        canvas.fill(Rect(x: 0, y: 0, width: 720, height: 1280), color: .white)
+        canvas.fill(Rect(x: 0, y: 0, width: 2, height: 3), color: Color(red: 255, green: 0, blue: 0))
+        try display.present(damage: [Rect(x: 0, y: 0, width: 720, height: 1280)]) {}
+        try display.handleEvents()
+        #expect(drm.glassPixel(buffer: 1, x: 1279, y: 0, width: 1280) == 0xffff_0000)
+        #expect(drm.glassPixel(buffer: 1, x: 1277, y: 1, width: 1280) == 0xffff_0000)
+        #expect(drm.glassPixel(buffer: 1, x: 1276, y: 0, width: 1280) == 0xffff_ffff)
+        #expect(drm.glassPixel(buffer: 1, x: 0, y: 0, width: 1280) == 0xffff_ffff)
+        // Damage clips name glass rectangles.
+        try display.present(damage: [Rect(x: 0, y: 0, width: 10, height: 20)]) {}
+        #expect(drm.log.last(where: { $0.hasPrefix("dirty") })?.hasSuffix("0,0-1280,720") == true)
+        try display.handleEvents()
+        try display.present(damage: [Rect(x: 0, y: 0, width: 10, height: 20)]) {}
+        #expect(drm.log.last(where: { $0.hasPrefix("dirty") }) == "dirty fb=104 1260,0-1280,10")
+        display.close()
+    }
+
+    @Test("blanking: the CRTC inactive (atomic) or DPMS off (legacy); no frames while off; on again, a full frame")
+    func blanking() throws {
+        let drm = FakeDRM()
+        drm.atomic = true
+        let display = try DRMDisplay(drm: drm)
+        try display.present(damage: [Rect(x: 0, y: 0, width: 8, height: 8)]) {}
+        try display.setBlank(true)
+        #expect(drm.log.suffix(3) == ["wait", "events", "commit 51.70=0 flags=1024"], "the pending flip drained first")
+        #expect(display.isBlank)
+        #expect(throws: DisplayError.blank) { try display.present(damage: []) {} }
+        try display.setBlank(false)
+        #expect(drm.log.last == "commit 51.70=1 flags=1024")
+        display.close()
+        let legacy = FakeDRM()
+        let other = try DRMDisplay(drm: legacy)
+        try other.setBlank(true)
+        #expect(legacy.log.suffix(2) == ["properties 31", "setProperty 31.73=3"])
+        try other.setBlank(false)
+        #expect(legacy.log.last == "setProperty 31.73=0")
+        other.close()
+    }
+
+    @Test("hotplug: a panel that goes away stops drawing; back in another mode, new buffers at its size")
+    func reprobe() throws {
+        let drm = FakeDRM()
+        let display = try DRMDisplay(drm: drm)
+        #expect(display.reprobe() == .unchanged)
+        let plugged = drm.connectors
+        drm.connectors = [DRMConnector(id: 31, isConnected: false, modes: [], encoder: 0, encoders: [41])]
+        #expect(display.reprobe() == .disconnected)
+        #expect(throws: DisplayError.disconnected(card: "/dev/dri/card0")) { try display.present(damage: []) {} }
+        #expect(display.reprobe() == .unchanged, "still gone")
+        drm.connectors = plugged
+        drm.connectors[1].modes = [DRMMode(width: 800, height: 480, refresh: 60, isPreferred: true, name: "800x480")]
+        drm.log.removeAll()
+        #expect(display.reprobe() == .connected(width: 800, height: 480))
+        #expect(drm.log.contains("createDumb 800x480x32"))
+        #expect(drm.log.last == "setCrtc 51 fb=106 mode=800x480")
+        #expect(display.backSurface.width == 800)
+        try display.present(damage: []) {}
         display.close()
     }
 
@@ -209,7 +443,7 @@ struct DRMDisplayTests {
         display.close()
     }
 
-    @Test("the frame driver draws into the back buffer and waits for the flip")
+    @Test("the frame driver draws and waits for the flip; its frames carry the flip's time stamp and the touch's")
     func driver() throws {
         let drm = FakeDRM()
         let display = try DRMDisplay(drm: drm)
@@ -218,15 +452,63 @@ struct DRMDisplayTests {
         let view = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
         view.backgroundColor = Color(red: 255, green: 0, blue: 0)
         scene.screen.rootView.addSubview(view)
-        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display)
+        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: { scene.clock.now })
+        var timings: [FrameTiming] = []
+        driver.onFramePresented = { timings.append($0) }
         #expect(driver.drawFrame())
-        #expect(display.isFlipPending)
+        #expect(display.isFrameInFlight)
         view.alpha = 0.5
+        driver.noteInput(at: 99.99)
+        driver.noteInput(at: 99.98)
         #expect(!driver.drawFrame(), "one frame in flight at a time")
         try display.handleEvents()
         #expect(scene.screen.framesPresented == 1)
-        #expect(display.frontSurface?.pixel(x: 50, y: 50) == 0xffff_0000)
+        #expect(drm.glassPixel(buffer: 1, x: 50, y: 50, width: 1280) == 0xffff_0000)
         #expect(driver.drawFrame())
+        try display.handleEvents()
+        #expect(timings.count == 2)
+        #expect(timings[0].inputTime == nil)
+        #expect(timings[1].inputTime == 99.98, "the oldest touch the frame answers")
+        #expect(abs((timings[1].latency ?? 0) - 0.02) < 1e-9, "flip at 100.0")
+        display.close()
+    }
+
+    @Test("a failing flip: one error, retries after a growing delay (no busy loop), then the mode set again and a full frame")
+    func failures() throws {
+        let drm = FakeDRM()
+        let display = try DRMDisplay(drm: drm)
+        let fonts = try FontLibrary()
+        let clock = ManualClock()
+        let scene = Scene(size: Size(width: 1280, height: 720), clock: clock)
+        let view = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        view.backgroundColor = Color(red: 0, green: 0, blue: 255)
+        scene.screen.rootView.addSubview(view)
+        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: { clock.now })
+        var errors: [any Error] = []
+        var recovered = 0
+        driver.onError = { errors.append($0) }
+        driver.onRecovery = { recovered += 1 }
+        drm.failures["flip"] = EBUSY
+        #expect(!driver.drawFrame())
+        #expect(errors.count == 1)
+        #expect(driver.retryAt == 0.1)
+        #expect(!driver.drawFrame(), "before the retry time: no attempt")
+        #expect(drm.log.filter { $0.hasPrefix("flip") }.count == 1)
+        drm.failures["setCrtc"] = EACCES
+        clock.advance(to: 0.1)
+        #expect(!driver.drawFrame())
+        #expect(abs((driver.retryAt ?? 0) - 0.3) < 1e-9, "twice the delay")
+        #expect(errors.count == 1, "one log line for a run of failures")
+        drm.failures = [:]
+        clock.advance(to: driver.retryAt ?? 0)
+        drm.log.removeAll()
+        #expect(driver.drawFrame())
+        #expect(drm.log == ["master", "setCrtc 51 fb=104 mode=1280x720"], "after a failure: the whole picture and the mode set again")
+        #expect(recovered == 1)
+        #expect(drm.glassPixel(buffer: 1, x: 10, y: 10, width: 1280) == 0xff00_00ff)
+        view.alpha = 0.5
+        #expect(driver.drawFrame())
+        #expect(drm.log.last == "flip 51 fb=102", "then flips again")
         display.close()
     }
 }

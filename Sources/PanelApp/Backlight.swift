@@ -1,0 +1,63 @@
+import Foundation
+import PanelInput
+
+/// A panel's backlight under /sys/class/backlight: off with the panel, back to its brightness
+/// with it. The udev rules give the video group write access to `brightness`.
+public final class Backlight {
+    /// The entry's folder, e.g. /sys/class/backlight/10-0045.
+    public let path: String
+    private var saved: String?
+
+    public init(path: String) { self.path = path }
+
+    /// The entry `name` asks for ("auto": the first under `root`; "none": nil), when present.
+    public static func find(_ name: String, root: String = "/sys/class/backlight") -> Backlight? {
+        if name == "none" { return nil }
+        if name == "auto" {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: root))?.sorted() ?? []
+            return entries.first.map { Backlight(path: root + "/" + $0) }
+        }
+        return FileManager.default.fileExists(atPath: root + "/" + name) ? Backlight(path: root + "/" + name) : nil
+    }
+
+    /// Remembers the brightness and writes 0.
+    public func off() throws {
+        let current = try read("brightness")
+        if current != "0" { saved = current }
+        try write("brightness", "0")
+    }
+
+    /// The brightness from before `off()`, else the maximum.
+    public func on() throws {
+        let value: String
+        if let saved { value = saved } else { value = try read("max_brightness") }
+        try write("brightness", value)
+    }
+
+    private func read(_ file: String) throws -> String {
+        do {
+            let bytes = try BoundedFile.read(path + "/" + file, limit: 64)
+            return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch .tooLarge {
+            throw BacklightError(path: path + "/" + file, errno: EFBIG)
+        } catch .unreadable(let code) {
+            throw BacklightError(path: path + "/" + file, errno: code)
+        }
+    }
+
+    private func write(_ file: String, _ value: String) throws {
+        let target = path + "/" + file
+        let fd = open(target, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw BacklightError(path: target, errno: errno) }
+        defer { close(fd) }
+        let bytes = Array(value.utf8)
+        guard Glibc.write(fd, bytes, bytes.count) == bytes.count else { throw BacklightError(path: target, errno: errno) }
+    }
+}
+
+/// A backlight file that could not be read or written.
+public struct BacklightError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var path: String
+    public var errno: Int32
+    public var description: String { "backlight \(path): \(String(cString: strerror(errno))) (errno \(errno))" }
+}

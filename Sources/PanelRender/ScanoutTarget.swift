@@ -1,0 +1,141 @@
+import CPixman
+import Foundation
+import PanelUI
+
+/// A whole-pixel rectangle.
+public struct PixelRect: Sendable, Hashable {
+    public var x: Int, y: Int, width: Int, height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The whole pixels `rect` touches (edges rounded outwards), inside `width`×`height`; nil
+    /// when nothing is left.
+    public init?(covering rect: Rect, width: Int, height: Int) {
+        guard rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite else { return nil }
+        let x0 = max(0, min(width, Int(rect.minX.rounded(.down)))), y0 = max(0, min(height, Int(rect.minY.rounded(.down))))
+        let x1 = max(0, min(width, Int(rect.maxX.rounded(.up)))), y1 = max(0, min(height, Int(rect.maxY.rounded(.up))))
+        guard x1 > x0, y1 > y0 else { return nil }
+        self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var area: Int { width * height }
+
+    public func contains(_ other: PixelRect) -> Bool {
+        other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
+    }
+
+    public func union(_ other: PixelRect) -> PixelRect {
+        let x0 = min(x, other.x), y0 = min(y, other.y)
+        return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+    }
+
+    /// Where this rectangle of a picture `pictureWidth`×`pictureHeight` lands on the glass when
+    /// the picture is turned by `rotation` clockwise.
+    public func rotated(_ rotation: Rotation, pictureWidth w: Int, pictureHeight h: Int) -> PixelRect {
+        switch rotation {
+        case .none: return self
+        case .clockwise90: return PixelRect(x: h - maxY, y: x, width: height, height: width)
+        case .upsideDown: return PixelRect(x: w - maxX, y: h - maxY, width: width, height: height)
+        case .clockwise270: return PixelRect(x: y, y: w - maxX, width: height, height: width)
+        }
+    }
+}
+
+/// Memory on its way to the glass: a mapped dumb buffer or a framebuffer device. On real
+/// boards it is write-combined or uncached, so a read from it costs many times a read from RAM:
+/// it is never drawn into and never read. The one thing it does is take rectangles of a
+/// shadow surface, turned as the picture is turned, written row after row (memcpy for an
+/// unturned picture; pixman's nearest-neighbour rotation paths otherwise, with the SRC
+/// operator, which does not read the destination).
+public final class ScanoutTarget {
+    /// Pixels of the glass.
+    public let width: Int
+    public let height: Int
+    public let stride: Int
+    public let format: PixelFormat
+    private let pixels: UnsafeMutableRawPointer
+    private let image: OpaquePointer
+    /// Bytes written so far (statistics and tests).
+    public private(set) var bytesWritten = 0
+
+    /// `pixels` stays owned by the caller (a mapping) and must outlive the target.
+    public init(pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat) {
+        self.pixels = pixels
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.format = format
+        image = pixman_image_create_bits(format.pixman, Int32(width), Int32(height),
+                                         pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
+    }
+
+    deinit { pixman_image_unref(image) }
+
+    /// Copies `rect` (picture pixels) of `shadow` to where `rotation` puts it on the glass.
+    /// The shadow's size is the picture's: the glass's with width and height exchanged for
+    /// 90 and 270 degrees.
+    public func store(_ rect: PixelRect, from shadow: Surface, rotation: Rotation) {
+        guard let rect = PixelRect(covering: Rect(x: Double(rect.x), y: Double(rect.y), width: Double(rect.width), height: Double(rect.height)),
+                                   width: shadow.width, height: shadow.height) else { return }
+        let target = rect.rotated(rotation, pictureWidth: shadow.width, pictureHeight: shadow.height)
+        guard target.x >= 0, target.y >= 0, target.maxX <= width, target.maxY <= height, shadow.format == format else { return }
+        let bpp = format.bytesPerPixel
+        bytesWritten += target.area * bpp
+        if rotation == .none {
+            let bytes = rect.width * bpp
+            for row in rect.y..<rect.maxY {
+                memcpy(pixels + row * stride + rect.x * bpp, shadow.pixels + row * shadow.stride + rect.x * bpp, bytes)
+            }
+            return
+        }
+        // pixman maps destination pixels to source pixels (centres at +0.5): the inverse turn.
+        let w = Double(shadow.width), h = Double(shadow.height)
+        let m: (Double, Double, Double, Double, Double, Double)
+        switch rotation {
+        case .none: m = (1, 0, 0, 0, 1, 0)
+        case .clockwise90: m = (0, 1, 0, -1, 0, h)
+        case .upsideDown: m = (-1, 0, w, 0, -1, h)
+        case .clockwise270: m = (0, -1, w, 1, 0, 0)
+        }
+        func fixed(_ v: Double) -> pixman_fixed_t { pixman_fixed_t((v * 65536).rounded()) }
+        var transform = pixman_transform_t(matrix: (
+            (fixed(m.0), fixed(m.1), fixed(m.2)),
+            (fixed(m.3), fixed(m.4), fixed(m.5)),
+            (0, 0, fixed(1))))
+        pixman_image_set_transform(shadow.image, &transform)
+        pixman_image_set_filter(shadow.image, PIXMAN_FILTER_NEAREST, nil, 0)
+        pixman_image_composite32(PIXMAN_OP_SRC, shadow.image, nil, image, Int32(target.x), Int32(target.y), 0, 0,
+                                 Int32(target.x), Int32(target.y), Int32(target.width), Int32(target.height))
+        pixman_image_set_transform(shadow.image, nil)
+    }
+}
+
+/// Rectangles that still have to reach one scanout buffer, kept few: one that lies inside
+/// another is dropped, and past `limit` they become their bounding box (copying a little more
+/// costs less than many small copies and commits).
+public struct PixelRegion: Sendable, Hashable {
+    public private(set) var rects: [PixelRect] = []
+    public static let limit = 8
+
+    public init() {}
+
+    public var isEmpty: Bool { rects.isEmpty }
+
+    public mutating func add(_ rect: PixelRect) {
+        guard rect.width > 0, rect.height > 0 else { return }
+        if rects.contains(where: { $0.contains(rect) }) { return }
+        rects.removeAll { rect.contains($0) }
+        rects.append(rect)
+        if rects.count > Self.limit {
+            rects = [rects.dropFirst().reduce(rects[0]) { $0.union($1) }]
+        }
+    }
+
+    public mutating func removeAll() { rects.removeAll() }
+}
