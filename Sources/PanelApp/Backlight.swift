@@ -47,7 +47,7 @@ public final class Backlight {
 
     private func write(_ file: String, _ value: String) throws {
         let target = path + "/" + file
-        let fd = open(target, O_WRONLY | O_CLOEXEC)
+        let fd = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw BacklightError(path: target, errno: errno) }
         defer { close(fd) }
         let bytes = Array(value.utf8)

@@ -229,9 +229,9 @@ public final class PanelRuntime {
         var wakes: [Double] = []
         if let animation = scene.animator.nextWakeUp { wakes.append(animation) }
         if blankAfter > 0 && !display.isBlank { wakes.append(lastActivity + blankAfter) }
-        // A frame is due now, unless one is in flight (its completion pumps), the panel is
-        // off, or a failed present waits for its retry.
-        if scene.screen.needsFrame && !driver.inFlight && !display.isBlank {
+        // A frame is due now, unless one is in flight (its completion pumps) or a failed
+        // present waits for its retry. (While the panel is off only the frame pass runs.)
+        if scene.screen.needsFrame && !driver.inFlight {
             wakes.append(max(scene.clock.now, driver.retryAt ?? 0))
         }
         return wakes.min()

@@ -12,6 +12,13 @@ public struct FrameTiming: Sendable, Hashable {
     /// When the frame was on the glass: the flip event's time stamp, else the completion's.
     public var presentedAt: Double
 
+    public init(inputTime: Double?, drawnAt: Double, renderSeconds: Double, presentedAt: Double) {
+        self.inputTime = inputTime
+        self.drawnAt = drawnAt
+        self.renderSeconds = renderSeconds
+        self.presentedAt = presentedAt
+    }
+
     /// Touch to glass, seconds.
     public var latency: Double? { inputTime.map { presentedAt - $0 } }
 }
@@ -74,12 +81,21 @@ public final class FrameDriver {
         retryDelay = Self.firstRetryDelay
     }
 
-    /// Runs one frame if none is in flight, the panel is on and no retry waits. Returns
-    /// whether it drew (nothing changed: no draw).
+    /// Runs one frame if none is in flight and no retry waits. Returns whether it drew
+    /// (nothing changed: no draw). While the panel is off only the frame pass runs.
     @discardableResult
     public func drawFrame() -> Bool {
         // A frame of an earlier driver on the same display (before a reload) may still be out.
-        guard !inFlight, !display.isBlank, !display.isFrameInFlight else { return false }
+        guard !inFlight, !display.isFrameInFlight else { return false }
+        if display.isBlank {
+            // The UI goes on (a refresh begun now must reach its states), nothing is drawn; the
+            // frame after the wake-up draws it all.
+            guard screen.needsFrame else { return false }
+            _ = screen.prepareFrame(allowingMoves: false)
+            screen.didPresentFrame()
+            fullFrame = true
+            return true
+        }
         let start = now()
         if let retryAt, start < retryAt { return false }
         var update = screen.prepareFrame(allowingMoves: !fullFrame)
