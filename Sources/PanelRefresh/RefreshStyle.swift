@@ -9,9 +9,9 @@ public enum RefreshStyle {
     /// MJRefreshLabelFont: bold system font, 14 points.
     public static let labelFont = Font.bold(14)
     /// MJRefresh's `arrow@2x.png` is 30×80 px: a 15×40 pt arrow pointing down.
-    public static let arrow = ImageReference(name: "panel-refresh/arrow", size: Size(width: 15, height: 40))
+    public static let arrow = ImageReference(artwork: .arrow, size: Size(width: 15, height: 40))
     /// MJRefresh's `trail_arrow@2x.png` is 40×40 px: 20×20 pt, pointing left.
-    public static let trailArrow = ImageReference(name: "panel-refresh/trail-arrow", size: Size(width: 20, height: 20))
+    public static let trailArrow = ImageReference(artwork: .trailArrow, size: Size(width: 20, height: 20))
     /// Default gif frame rate when no duration is given: images.count × 0.1 s (10 fps).
     public static let gifSecondsPerFrame: Double = 0.1
 

@@ -18,10 +18,11 @@ public final class Renderer {
     private var failedImages = Set<String>()
     /// Views drawn by the last `render`, for tests and statistics.
     public private(set) var viewsDrawn = 0
-
-    /// Names of the built-in vector images (see `RefreshStyle` in PanelRefresh).
-    public static let arrowName = "panel-refresh/arrow"
-    public static let trailArrowName = "panel-refresh/trail-arrow"
+    /// Views looked at (drawn or not) by the last `render`.
+    public private(set) var viewsVisited = 0
+    private var masks = MaskCache()
+    /// Masks rasterised so far (the rest came from the cache).
+    public var masksBuilt: Int { masks.built }
 
     public init(fonts: FontLibrary, scale: Double = 1) {
         self.fonts = fonts
@@ -48,6 +49,7 @@ public final class Renderer {
         canvas.setClip(pixelAreas)
         for area in pixelAreas { canvas.fill(area, color: clearColor) }
         viewsDrawn = 0
+        viewsVisited = 0
         var state = DrawState(canvas: canvas, damage: areas, damageBounds: bounds, clip: full, currentClip: full)
         draw(screen.rootView, offset: .zero, opacity: 1, screen: screen, state: &state)
         canvas.setClip([])
@@ -79,6 +81,7 @@ public final class Renderer {
 
     /// `offset`: screen position of the superview's bounds origin, points.
     private func draw(_ view: View, offset: Point, opacity: Double, screen: Screen, state: inout DrawState) {
+        viewsVisited += 1
         guard !view.isHidden, view.alpha > 0.004 else { return }
         let frame = Rect(origin: offset + view.frame.origin, size: view.frame.size)
         let extent = view.extentInSuperview.offsetBy(dx: offset.x, dy: offset.y)
@@ -102,7 +105,10 @@ public final class Renderer {
         // Scrolled content sits at whole pixels, where moved pixels land too.
         let origin = view is ScrollView ? screen.drawingOffset(view.boundsOrigin) : view.boundsOrigin
         let childOffset = frame.origin - origin
-        for subview in view.subviews { draw(subview, offset: childOffset, opacity: opacity, screen: screen, state: &state) }
+        // Only the subviews that can reach the damage (a list answers from its rows).
+        let area = (state.damageBounds.intersection(state.clip) ?? Rect(x: 0, y: 0, width: 0, height: 0))
+            .offsetBy(dx: -childOffset.x, dy: -childOffset.y)
+        for subview in view.subviews(reaching: area) { draw(subview, offset: childOffset, opacity: opacity, screen: screen, state: &state) }
         state.clip = saved
     }
 
@@ -168,15 +174,34 @@ public final class Renderer {
         guard let image = view.currentImage else { return }
         let target = place(image.size, in: rect, mode: view.contentMode)
         let tint = view.tintColor ?? Color(red: 90, green: 90, blue: 90)
-        switch image.name {
-        case Self.arrowName:
-            canvas.fill(triangles: Shapes.arrow(in: target, rotation: view.rotation), color: tint, opacity: opacity)
-        case Self.trailArrowName:
-            canvas.fill(triangles: Shapes.trailArrow(in: target, rotation: view.rotation), color: tint, opacity: opacity)
-        default:
+        switch image.artwork {
+        case .arrow?:
+            drawMasked("arrow", in: target, variant: Int((view.rotation * 1000).rounded()), color: tint, opacity: opacity, canvas: canvas) {
+                Shapes.arrow(in: $0, rotation: view.rotation)
+            }
+        case .trailArrow?:
+            drawMasked("trail-arrow", in: target, variant: Int((view.rotation * 1000).rounded()), color: tint, opacity: opacity, canvas: canvas) {
+                Shapes.trailArrow(in: $0, rotation: view.rotation)
+            }
+        case nil:
             guard let surface = load(image.name) else { return }
             canvas.draw(image: surface, in: target, rotation: view.rotation, opacity: opacity)
         }
+    }
+
+    /// Draws a shape through its cached mask: `shape` gives its triangles in a rect the size of
+    /// `rect`, placed inside the mask.
+    private func drawMasked(_ name: String, in rect: Rect, variant: Int, color: Color, opacity: Double, canvas: Canvas,
+                            shape: (Rect) -> [Triangle]) {
+        guard rect.width > 0, rect.height > 0, rect.width.isFinite, rect.height.isFinite else { return }
+        let x0 = rect.minX.rounded(.down), y0 = rect.minY.rounded(.down)
+        let key = MaskCache.Key(shape: name, width: rect.width, height: rect.height,
+                                offsetX: Int(((rect.minX - x0) * 4).rounded()), offsetY: Int(((rect.minY - y0) * 4).rounded()),
+                                variant: variant)
+        guard let mask = masks.mask(key, { mask, origin in
+            mask.add(shape(Rect(origin: origin, size: rect.size)), alpha: 1)
+        }) else { return }
+        canvas.fill(mask: mask, x: Int(x0) - 1, y: Int(y0) - 1, color: color, opacity: opacity)
     }
 
     private func load(_ path: String) -> Surface? {
@@ -197,14 +222,20 @@ public final class Renderer {
     }
 
     private func drawSpinner(_ spinner: ActivityIndicator, in rect: Rect, opacity: Double, canvas: Canvas) {
-        guard spinner.isVisible else { return }
+        guard spinner.isVisible, rect.width > 0, rect.height > 0, rect.width.isFinite, rect.height.isFinite else { return }
         let n = ActivityIndicator.spokes
-        for i in 0..<n {
-            // The spoke at `phase` is the darkest; the ones behind it fade, as UIKit's do.
-            let behind = (spinner.phase - i + n) % n
-            let alpha = 1 - Double(behind) / Double(n) * 0.8
-            canvas.fill(triangles: Shapes.spinnerSpoke(in: rect, index: i, spokes: n), color: spinner.color,
-                        opacity: opacity * alpha)
-        }
+        let x0 = rect.minX.rounded(.down), y0 = rect.minY.rounded(.down)
+        let key = MaskCache.Key(shape: "spinner-\(n)", width: rect.width, height: rect.height,
+                                offsetX: Int(((rect.minX - x0) * 4).rounded()), offsetY: Int(((rect.minY - y0) * 4).rounded()),
+                                variant: spinner.phase)
+        guard let mask = masks.mask(key, { mask, origin in
+            let box = Rect(origin: origin, size: rect.size)
+            for i in 0..<n {
+                // The spoke at `phase` is the darkest; the ones behind it fade, as UIKit's do.
+                let behind = (spinner.phase - i + n) % n
+                mask.add(Shapes.spinnerSpoke(in: box, index: i, spokes: n), alpha: 1 - Double(behind) / Double(n) * 0.8)
+            }
+        }) else { return }
+        canvas.fill(mask: mask, x: Int(x0) - 1, y: Int(y0) - 1, color: spinner.color, opacity: opacity)
     }
 }

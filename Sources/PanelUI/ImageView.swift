@@ -3,12 +3,31 @@ import PanelGestures
 /// Names an image the renderer can load (a file path or a built-in shape name) and its size
 /// in points.
 public struct ImageReference: Hashable, Sendable {
+    /// Built-in vector artwork the renderer draws itself (MJRefresh ships these as bitmaps).
+    public enum Artwork: String, Hashable, Sendable {
+        /// The header's arrow, pointing down at rotation 0.
+        case arrow
+        /// The trailer's chevron, pointing left at rotation 0.
+        case trailArrow
+    }
+
+    /// A PNG file's path, or the artwork's name.
     public var name: String
     public var size: Size
+    /// Set for built-in artwork: drawn as shapes, not loaded from `name`.
+    public var artwork: Artwork?
 
+    /// A PNG file.
     public init(name: String, size: Size) {
         self.name = name
         self.size = size
+    }
+
+    /// Built-in artwork at its natural size (points).
+    public init(artwork: Artwork, size: Size) {
+        name = "panel-refresh/" + artwork.rawValue
+        self.size = size
+        self.artwork = artwork
     }
 }
 

@@ -118,6 +118,20 @@ open class ListView: ScrollView {
         return first..<(last + 1)
     }
 
+    /// The header, footer and other views, then only the cells of the rows `area` crosses
+    /// (found by row geometry, not by asking each cell).
+    open override func subviews(reaching area: Rect) -> [View] {
+        var result = subviews.filter { !($0 is ListCell) }
+        guard numberOfRows > 0, area.maxY > 0, area.minY < contentSize.height else { return result }
+        let first = rowIndex(atY: max(area.minY, 0))
+        let last = rowIndex(atY: min(area.maxY, contentSize.height) - 0.001)
+        guard last >= first else { return result }
+        for row in first...last {
+            if let cell = visibleCells[row] { result.append(cell) }
+        }
+        return result
+    }
+
     open override func layoutSubviews() {
         super.layoutSubviews()
         // Rows span the list: a resized list must not become horizontally scrollable.

@@ -73,6 +73,11 @@ open class View {
     }
 
     /// `drawingExtent` in the superview's coordinates.
+    /// The subviews that may draw into `area` (this view's bounds coordinates), in drawing
+    /// order. All of them here; a list answers from its row geometry, so a small damage (a
+    /// spinner) does not visit every row.
+    open func subviews(reaching area: Rect) -> [View] { subviews }
+
     public var extentInSuperview: Rect { extent(for: frame) }
 
     // MARK: Appearance

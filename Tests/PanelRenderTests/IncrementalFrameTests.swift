@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelDisplay
 @testable import PanelRender
 import PanelApp
 import PanelRefresh
@@ -41,5 +42,33 @@ struct IncrementalFrameTests {
         #expect(frames > 100)
         #expect(session.items.count == 40)
         #expect(worst.pixels == 0, "frame \(worst.frame) differs in \(worst.pixels) pixels")
+    }
+}
+
+@MainActor
+@Suite("Cheap spinner frames")
+struct SpinnerFrameTests {
+    @Test("a spinner frame visits only the views that reach its damage (no row of the list) and draws from cached masks")
+    func spinner() throws {
+        let stage = try GoldenStage(rows: 500, size: Size(width: 400, height: 800))
+        stage.list.rowHeight = .fixed(20)
+        stage.list.reloadData()
+        let header = stage.header(NormalHeader(localizer: stage.localizer))
+        header.setAnimationDisabled()
+        header.beginRefreshing()
+        stage.scene.wait(0.5)
+        let display = HeadlessDisplay(width: 400, height: 800)
+        let driver = FrameDriver(screen: stage.scene.screen, renderer: stage.renderer, display: display, now: { stage.scene.clock.now })
+        #expect(driver.drawFrame())
+        #expect(stage.list.visibleCells.count >= 30)
+        var built = 0
+        for turn in 0..<30 {
+            stage.scene.clock.advance(by: 1.0 / 12)
+            #expect(driver.drawFrame(), "the spinner turned")
+            #expect(display.lastDamage.allSatisfy { $0.width <= 40 && $0.height <= 40 }, "only the spinner changes")
+            #expect(stage.renderer.viewsVisited < 16, "visited \(stage.renderer.viewsVisited) views")
+            if turn == 11 { built = stage.renderer.masksBuilt }
+        }
+        #expect(stage.renderer.masksBuilt == built, "after one turn every phase comes from the cache")
     }
 }
