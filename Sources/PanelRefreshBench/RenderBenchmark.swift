@@ -5,7 +5,9 @@ import PanelRender
 
 /// Frame costs beside a memcpy of one frame of the same size (the physical limit of touching
 /// every pixel once): a scrolling list frame, a full redraw, a header-animation frame, with
-/// 100 and 1,000,000 rows.
+/// 100 and 1,000,000 rows; on the headless display and through `DRMDisplay` over a card in
+/// memory (`-drm`: drawn in the shadow, copied to the back dumb buffer, flipped), also with
+/// the picture turned 90 degrees (`-drm-rot90`).
 @MainActor
 enum RenderBenchmark {
     final class Rows: ListDataSource {
@@ -48,49 +50,138 @@ enum RenderBenchmark {
     static func report(_ name: String, width: Int, height: Int, rows: Int, ms: Double, memcpy: Double) {
         print(String(format: "case=%@ size=%dx%d rows=%d ms=%.3f memcpy_ms=%.3f ratio=%.2f",
                      name, width, height, rows, ms, memcpy, ms / memcpy))
+        fflush(nil)
     }
 
-    static func run(runs: Int = 31) throws {
+    /// One measured case: a list on a display, and the frames to time.
+    @MainActor
+    struct Stage {
+        let scene: Scene
+        let list: ListView
+        let header: NormalHeader
+        let driver: FrameDriver
+        let display: any Display
+        let rows: Rows
+
+        /// One frame, completed (a DRM flip's event read at once).
+        func frame() {
+            driver.drawFrame()
+            try? display.handleEvents()
+        }
+    }
+
+    static func stage(width: Int, height: Int, rows: Int, fonts: FontLibrary, display: any Display) -> Stage {
+        // The picture's size: the display's (turned for rotation).
+        let size = Size(width: Double(display.width), height: Double(display.height))
+        let scene = Scene(size: size)
+        scene.screen.textMeasurer = fonts
+        let list = ListView(frame: Rect(origin: .zero, size: size), animator: scene.animator)
+        list.rowHeight = .fixed(72)
+        let source = Rows(rows)
+        list.dataSource = source
+        list.reloadData()
+        scene.screen.rootView.addSubview(list)
+        let header = NormalHeader()
+        list.header = header
+        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: { scene.clock.now })
+        let stage = Stage(scene: scene, list: list, header: header, driver: driver, display: display, rows: source)
+        stage.frame()
+        return stage
+    }
+
+    /// The cases of one display, each measured by `measure(name, body)`.
+    static func cases(_ stage: Stage, suffix: String, full: Bool, animation: Bool, measure: (String, () -> Void) -> Void) {
+        // Scrolling: the list moves 7 pt per frame through the middle of the rows.
+        var offset = Double(stage.rows.count) * 72 / 2
+        measure("list-scroll" + suffix) {
+            offset += 7
+            stage.list.contentOffset = Point(x: 0, y: offset)
+            stage.frame()
+        }
+        if full {
+            measure("full-redraw" + suffix) {
+                stage.driver.invalidate()
+                stage.frame()
+            }
+        }
+        if animation {
+            // The header open and refreshing: each frame turns the spinner.
+            stage.header.setAnimationDisabled()
+            stage.list.contentOffset = .zero
+            stage.header.beginRefreshing()
+            stage.frame()
+            measure("header-animation" + suffix) {
+                stage.scene.clock.advance(by: 1.0 / 12)
+                stage.frame()
+            }
+            stage.header.endRefreshing()
+        }
+    }
+
+    /// Every case at 1280x720 and 1920x1080. `only`: the one case to run (for instruction
+    /// counts under callgrind, with `runs` small).
+    static func run(runs: Int = 31, only: String? = nil, measure custom: ((String, () -> Void) -> Void)? = nil) throws {
         let fonts = try FontLibrary()
         for (width, height) in [(1280, 720), (1920, 1080)] {
-            let memcpy = memcpyMilliseconds(width: width, height: height, runs: runs)
-            for rows in [100, 1_000_000] {
-                let scene = Scene(size: Size(width: Double(width), height: Double(height)))
-                scene.screen.textMeasurer = fonts
-                let list = ListView(frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), animator: scene.animator)
-                list.rowHeight = .fixed(72)
-                let source = Rows(rows)
-                list.dataSource = source
-                list.reloadData()
-                scene.screen.rootView.addSubview(list)
-                let header = NormalHeader()
-                list.header = header
-                let display = HeadlessDisplay(width: width, height: height)
-                let renderer = Renderer(fonts: fonts)
-                let driver = FrameDriver(screen: scene.screen, renderer: renderer, display: display, now: { scene.clock.now })
-                driver.drawFrame()
-                // Scrolling: the list moves 7 pt per frame through the middle of the rows.
-                var offset = Double(rows) * 72 / 2
-                let scroll = median(runs) {
-                    offset += 7
-                    list.contentOffset = Point(x: 0, y: offset)
-                    driver.drawFrame()
-                }
-                report("list-scroll", width: width, height: height, rows: rows, ms: scroll, memcpy: memcpy)
-                let full = median(runs) { renderer.render(scene.screen, into: display.backSurface) }
-                report("full-redraw", width: width, height: height, rows: rows, ms: full, memcpy: memcpy)
-                // The header open and refreshing: each frame turns the spinner.
-                header.setAnimationDisabled()
-                list.contentOffset = .zero
-                header.beginRefreshing()
-                driver.drawFrame()
-                let spin = median(runs) {
-                    scene.clock.advance(by: 1.0 / 12)
-                    driver.drawFrame()
-                }
-                report("header-animation", width: width, height: height, rows: rows, ms: spin, memcpy: memcpy)
-                header.endRefreshing()
+            let memcpy = custom == nil ? memcpyMilliseconds(width: width, height: height, runs: runs) : 1
+            if custom == nil && only == nil {
+                // The copy to the glass alone: a whole frame, straight and turned.
+                let picture = Surface(width: height, height: width)
+                let straight = Surface(width: width, height: height)
+                let glass = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 4096)
+                defer { glass.deallocate() }
+                glass.initializeMemory(as: UInt8.self, repeating: 0, count: width * height * 4)
+                let target = ScanoutTarget(pixels: glass, width: width, height: height, stride: width * 4, format: .xrgb8888)
+                report("copy", width: width, height: height, rows: 0, ms: median(runs) {
+                    target.store(PixelRect(x: 0, y: 0, width: width, height: height), from: straight, rotation: .none)
+                }, memcpy: memcpy)
+                report("copy-rot90", width: width, height: height, rows: 0, ms: median(runs) {
+                    target.store(PixelRect(x: 0, y: 0, width: height, height: width), from: picture, rotation: .clockwise90)
+                }, memcpy: memcpy)
             }
+            for rows in [100, 1_000_000] {
+                func measure(_ name: String, _ body: () -> Void) {
+                    guard only == nil || only == name else { return }
+                    if let custom {
+                        custom("\(name) size=\(width)x\(height) rows=\(rows)", body)
+                    } else {
+                        report(name, width: width, height: height, rows: rows, ms: median(runs, body), memcpy: memcpy)
+                    }
+                }
+                let headless = stage(width: width, height: height, rows: rows, fonts: fonts,
+                                     display: HeadlessDisplay(width: width, height: height))
+                cases(headless, suffix: "", full: true, animation: true, measure: measure)
+                let drm = stage(width: width, height: height, rows: rows, fonts: fonts,
+                                display: try DRMDisplay(drm: MemoryDRM(width: width, height: height)))
+                cases(drm, suffix: "-drm", full: true, animation: true, measure: measure)
+                drm.display.close()
+                let turned = stage(width: width, height: height, rows: rows, fonts: fonts,
+                                   display: try DRMDisplay(rotation: .clockwise90, drm: MemoryDRM(width: width, height: height)))
+                cases(turned, suffix: "-drm-rot90", full: false, animation: false, measure: measure)
+                turned.display.close()
+            }
+        }
+    }
+}
+
+/// Instruction counts under callgrind (perf counters are not available on these machines):
+/// each case runs once to warm up, then `iterations` times inside `instructionWindow`, the
+/// only function callgrind collects in and dumps after (`scripts/bench-instructions`).
+@MainActor
+enum InstructionCount {
+    static let iterations = 5
+
+    @inline(never)
+    static func instructionWindow(_ body: () -> Void) {
+        for _ in 0..<iterations { body() }
+    }
+
+    static func run() throws {
+        try RenderBenchmark.run(runs: 1) { name, body in
+            body()
+            print("window case=\(name) iterations=\(iterations)")
+            fflush(nil)
+            instructionWindow(body)
         }
     }
 }

@@ -2,7 +2,7 @@
 // Build in release: `swift run -c release panel-refresh-bench input`.
 import Foundation
 
-let usage = "usage: panel-refresh-bench input|render"
+let usage = "usage: panel-refresh-bench input|render|render-instructions (the last under callgrind: scripts/bench-instructions)"
 let arguments = CommandLine.arguments.dropFirst()
 guard let which = arguments.first else {
     FileHandle.standardError.write(Data((usage + "\n").utf8))
@@ -12,6 +12,7 @@ do {
     switch which {
     case "input": try InputBenchmark.run()
     case "render": try MainActor.assumeIsolated { try RenderBenchmark.run() }
+    case "render-instructions": try MainActor.assumeIsolated { try InstructionCount.run() }
     case "--help", "-h":
         print(usage)
     default:

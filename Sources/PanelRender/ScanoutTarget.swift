@@ -51,8 +51,8 @@ public struct PixelRect: Sendable, Hashable {
 /// boards it is write-combined or uncached, so a read from it costs many times a read from RAM:
 /// it is never drawn into and never read. The one thing it does is take rectangles of a
 /// shadow surface, turned as the picture is turned, written row after row (memcpy for an
-/// unturned picture; pixman's nearest-neighbour rotation paths otherwise, with the SRC
-/// operator, which does not read the destination).
+/// unturned picture; a tiled turn for 32-bit pixels; pixman's nearest-neighbour rotation
+/// with the SRC operator, which does not read the destination, for 16-bit ones).
 public final class ScanoutTarget {
     /// Pixels of the glass.
     public let width: Int
@@ -60,6 +60,8 @@ public final class ScanoutTarget {
     public let stride: Int
     public let format: PixelFormat
     private let pixels: UnsafeMutableRawPointer
+    /// The same memory as 32-bit pixels, for turned copies (written, never read).
+    var pixelBase: UnsafeMutablePointer<UInt32> { pixels.assumingMemoryBound(to: UInt32.self) }
     private let image: OpaquePointer
     /// Bytes written so far (statistics and tests).
     public private(set) var bytesWritten = 0
@@ -89,9 +91,18 @@ public final class ScanoutTarget {
         bytesWritten += target.area * bpp
         if rotation == .none {
             let bytes = rect.width * bpp
+            if rect.x == 0, rect.width == width, stride == shadow.stride, stride == bytes {
+                // Whole rows of equal layout: one copy, which glibc streams for large sizes.
+                memcpy(pixels + rect.y * stride, shadow.pixels + rect.y * shadow.stride, bytes * rect.height)
+                return
+            }
             for row in rect.y..<rect.maxY {
                 memcpy(pixels + row * stride + rect.x * bpp, shadow.pixels + row * shadow.stride + rect.x * bpp, bytes)
             }
+            return
+        }
+        if format.bytesPerPixel == 4 {
+            storeTurned(rect, target: target, from: shadow, rotation: rotation)
             return
         }
         // pixman maps destination pixels to source pixels (centres at +0.5): the inverse turn.
@@ -113,6 +124,61 @@ public final class ScanoutTarget {
         pixman_image_composite32(PIXMAN_OP_SRC, shadow.image, nil, image, Int32(target.x), Int32(target.y), 0, 0,
                                  Int32(target.x), Int32(target.y), Int32(target.width), Int32(target.height))
         pixman_image_set_transform(shadow.image, nil)
+    }
+}
+
+extension ScanoutTarget {
+    /// Side of the square tiles a turned copy walks, pixels. The glass is written row by row
+    /// inside a tile (runs of whole cache lines, what write-combined memory needs); the
+    /// picture is read a short run per row. 64 measured best at 1280x720 on x86-64
+    /// (docs/benchmarks.md: `copy-rot90`).
+    static let tile = 64
+
+    /// A turned copy of 32-bit pixels: glass pixel (gx, gy) is picture pixel
+    /// `first(gy) + gx * step`.
+    func storeTurned(_ rect: PixelRect, target: PixelRect, from shadow: Surface, rotation: Rotation) {
+        let source = UnsafePointer(shadow.pixels.assumingMemoryBound(to: UInt32.self))
+        let sourceStride = shadow.stride / 4
+        let destinationStride = stride / 4
+        let w = shadow.width, h = shadow.height
+        let step: Int
+        let first: (Int) -> Int
+        switch rotation {
+        case .clockwise90:
+            // Picture (gy, h - 1 - gx): one picture row up per glass pixel.
+            step = -sourceStride
+            first = { gy in (h - 1) * sourceStride + gy }
+        case .clockwise270:
+            // Picture (w - 1 - gy, gx): one picture row down per glass pixel.
+            step = sourceStride
+            first = { gy in w - 1 - gy }
+        case .upsideDown:
+            step = -1
+            first = { gy in (h - 1 - gy) * sourceStride + w - 1 }
+        case .none:
+            step = 1
+            first = { gy in gy * sourceStride }
+        }
+        var ty = target.y
+        while ty < target.maxY {
+            let tyEnd = min(ty + Self.tile, target.maxY)
+            var tx = target.x
+            while tx < target.maxX {
+                let txEnd = min(tx + Self.tile, target.maxX)
+                for gy in ty..<tyEnd {
+                    var from = source + (first(gy) &+ tx &* step)
+                    var to = pixelBase + (gy &* destinationStride &+ tx)
+                    for _ in tx..<txEnd {
+                        to.pointee = from.pointee
+                        to += 1
+                        from += step
+                    }
+                }
+                tx = txEnd
+            }
+            ty = tyEnd
+        }
+        _ = rect
     }
 }
 

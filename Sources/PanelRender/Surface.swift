@@ -20,8 +20,17 @@ public final class Surface {
         self.height = height
         self.format = format
         stride = (width * format.bytesPerPixel + 3) & ~3
-        pixels = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
-        pixels.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
+        let bytes = stride * height
+        if bytes >= Self.hugePage {
+            // A frame-sized surface in 2 MiB pages where the kernel offers them (transparent
+            // huge pages, "madvise" mode): a turned copy walks the picture by columns, and
+            // with 4 KiB pages every few rows cost a TLB miss (a costly one under a hypervisor).
+            pixels = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Self.hugePage)
+            _ = madvise(pixels, bytes, MADV_HUGEPAGE)
+        } else {
+            pixels = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        }
+        pixels.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
         owned = true
         image = pixman_image_create_bits(format.pixman, Int32(width), Int32(height),
                                          pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
@@ -38,6 +47,9 @@ public final class Surface {
         image = pixman_image_create_bits(format.pixman, Int32(width), Int32(height),
                                          pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
     }
+
+    /// Bytes of a huge page on x86-64 and arm64 with 4 KiB base pages.
+    static let hugePage = 2 << 20
 
     deinit {
         pixman_image_unref(image)

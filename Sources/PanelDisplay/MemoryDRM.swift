@@ -1,0 +1,72 @@
+import Foundation
+
+/// A DRM card in memory: one connector with one mode, dumb buffers in plain RAM, flips that
+/// complete at the next `handleEvents()`. For benchmarks of the whole DRM path and for apps'
+/// own tests; it answers like a legacy driver that accepts DirtyFB.
+@MainActor
+public final class MemoryDRM: DRMCalls {
+    public let width: Int
+    public let height: Int
+    private var pending = 0
+    private var nextID: UInt32 = 100
+    private var memory: [UnsafeMutableRawPointer: Int] = [:]
+    /// The time stamp flip events carry: the last `handleEvents()` time, seconds of the clock.
+    public var now: () -> Double = { 0 }
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    isolated deinit { for (pointer, _) in memory { pointer.deallocate() } }
+
+    private func id() -> UInt32 {
+        nextID += 1
+        return nextID
+    }
+
+    public func cards() -> [String] { ["memory"] }
+    public func open(_ path: String) throws -> Int32 { 3 }
+    public func close(_ fd: Int32) {}
+    public func resources(_ fd: Int32) throws -> DRMResources { DRMResources(connectors: [1], crtcs: [2], encoders: [3]) }
+    public func connector(_ fd: Int32, _ id: UInt32) throws -> DRMConnector {
+        DRMConnector(id: 1, isConnected: true, modes: [DRMMode(width: width, height: height, refresh: 60, isPreferred: true, name: "\(width)x\(height)")],
+                     encoder: 3, encoders: [3])
+    }
+    public func encoder(_ fd: Int32, _ id: UInt32) throws -> DRMEncoder { DRMEncoder(id: 3, crtc: 2, possibleCrtcs: 1) }
+    public func crtc(_ fd: Int32, _ id: UInt32) throws -> DRMCrtc { DRMCrtc(id: 2, framebuffer: 0, x: 0, y: 0, mode: nil) }
+    public func createDumbBuffer(_ fd: Int32, width: Int, height: Int, bitsPerPixel: Int) throws -> DRMDumbBuffer {
+        DRMDumbBuffer(handle: id(), pitch: width * 4, size: width * height * 4)
+    }
+    public func addFramebuffer(_ fd: Int32, width: Int, height: Int, format: UInt32, buffer: DRMDumbBuffer) throws -> UInt32 { id() }
+    public func map(_ fd: Int32, _ buffer: DRMDumbBuffer) throws -> UnsafeMutableRawPointer {
+        let pointer = UnsafeMutableRawPointer.allocate(byteCount: buffer.size, alignment: 4096)
+        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.size)
+        memory[pointer] = buffer.size
+        return pointer
+    }
+    public func unmap(_ pointer: UnsafeMutableRawPointer, size: Int) {}
+    public func removeFramebuffer(_ fd: Int32, _ id: UInt32) {}
+    public func destroyDumbBuffer(_ fd: Int32, _ handle: UInt32) {}
+    public func setCrtc(_ fd: Int32, crtc: UInt32, framebuffer: UInt32, x: Int, y: Int, connectors: [UInt32], mode: DRMMode?) throws {}
+    public func pageFlip(_ fd: Int32, crtc: UInt32, framebuffer: UInt32) throws { pending += 1 }
+    public func handleEvents(_ fd: Int32) throws -> DRMFlipReport? {
+        defer { pending = 0 }
+        return pending > 0 ? DRMFlipReport(count: pending, seconds: now()) : nil
+    }
+    public func waitReadable(_ fd: Int32, timeout: Double) -> Bool { pending > 0 }
+    public func capability(_ fd: Int32, _ capability: UInt64) -> UInt64? { 0 }
+    public func enableAtomic(_ fd: Int32) -> Bool { false }
+    public func planes(_ fd: Int32) throws -> [DRMPlane] { [] }
+    public func properties(_ fd: Int32, object: UInt32, type: DRMObjectType) throws -> [String: DRMProperty] {
+        type == .connector ? ["DPMS": DRMProperty(id: 9, value: 0)] : [:]
+    }
+    public func setProperty(_ fd: Int32, object: UInt32, type: DRMObjectType, property: UInt32, value: UInt64) throws {}
+    public func createBlob(_ fd: Int32, _ bytes: [UInt8]) throws -> UInt32 { id() }
+    public func destroyBlob(_ fd: Int32, _ id: UInt32) {}
+    public func atomicCommit(_ fd: Int32, _ entries: [DRMAtomicEntry], flags: DRMCommitFlags) throws {
+        if flags.contains(.pageFlipEvent) { pending += 1 }
+    }
+    public func acquireMaster(_ fd: Int32) -> Bool { true }
+    public func dirtyFramebuffer(_ fd: Int32, _ framebuffer: UInt32, clips: [DRMClip]) throws {}
+}
