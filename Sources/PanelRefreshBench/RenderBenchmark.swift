@@ -165,11 +165,13 @@ enum RenderBenchmark {
 }
 
 /// Instruction counts under callgrind (perf counters are not available on these machines):
-/// each case runs once to warm up, then `iterations` times inside `instructionWindow`, the
-/// only function callgrind collects in and dumps after (`scripts/bench-instructions`).
+/// each case runs `warmUp` times (a whole spinner turn: every phase's mask is cached, as in a
+/// running kiosk), then `iterations` times inside `instructionWindow`, the only function
+/// callgrind collects in and dumps after (`scripts/bench-instructions`).
 @MainActor
 enum InstructionCount {
     static let iterations = 5
+    static let warmUp = 12
 
     @inline(never)
     static func instructionWindow(_ body: () -> Void) {
@@ -178,7 +180,7 @@ enum InstructionCount {
 
     static func run() throws {
         try RenderBenchmark.run(runs: 1) { name, body in
-            body()
+            for _ in 0..<warmUp { body() }
             print("window case=\(name) iterations=\(iterations)")
             fflush(nil)
             instructionWindow(body)
