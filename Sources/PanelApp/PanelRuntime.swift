@@ -186,6 +186,7 @@ public final class PanelRuntime {
             if display.isBlank {
                 wake()
                 isSwallowingWakeTouch = true
+                Log.info("woke the panel; the touch that woke it is not passed on")
             }
             if isSwallowingWakeTouch {
                 if frame.active.isEmpty { isSwallowingWakeTouch = false }
