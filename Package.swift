@@ -31,7 +31,9 @@ let package = Package(
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Pixels: the UI's view tree drawn with pixman, FreeType + fontconfig, libpng.
-        .target(name: "PanelRender", dependencies: ["PanelUI", "CPixman", "CFreeType", "CFontconfig", "CPNG"]),
+        .target(name: "PanelRender", dependencies: ["PanelUI", "CPixman", "CFreeType", "CFontconfig", "CPNG", "CStream"]),
+        // Cache-bypassing stores for the copy into scanout memory (a header, no library).
+        .systemLibrary(name: "CStream"),
         .target(name: "PanelDisplay", dependencies: ["PanelRender", "CDRM", "CLinuxFB", "CUdev"]),
         // The one header-only shim for what Swift cannot call: the variadic fbdev ioctls.
         .systemLibrary(name: "CLinuxFB"),

@@ -138,6 +138,15 @@ enum RenderBenchmark {
                 report("copy-rot90", width: width, height: height, rows: 0, ms: median(runs) {
                     target.store(PixelRect(x: 0, y: 0, width: height, height: width), from: picture, rotation: .clockwise90)
                 }, memcpy: memcpy)
+                let glass2 = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 4096)
+                defer { glass2.deallocate() }
+                glass2.initializeMemory(as: UInt8.self, repeating: 0, count: width * height * 4)
+                let target2 = ScanoutTarget(pixels: glass2, width: width, height: height, stride: width * 4, format: .xrgb8888)
+                var flip = false
+                report("copy-rot90-two", width: width, height: height, rows: 0, ms: median(runs) {
+                    flip.toggle()
+                    (flip ? target : target2).store(PixelRect(x: 0, y: 0, width: height, height: width), from: picture, rotation: .clockwise90)
+                }, memcpy: memcpy)
             }
             for rows in [100, 1_000_000] {
                 func measure(_ name: String, _ body: () -> Void) {
@@ -159,6 +168,9 @@ enum RenderBenchmark {
                                    display: try DRMDisplay(rotation: .clockwise90, drm: MemoryDRM(width: width, height: height)))
                 cases(turned, suffix: "-drm-rot90", full: false, animation: false, measure: measure)
                 turned.display.close()
+                let portrait = stage(width: height, height: width, rows: rows, fonts: fonts,
+                                     display: HeadlessDisplay(width: height, height: width))
+                cases(portrait, suffix: "-portrait", full: false, animation: false, measure: measure)
             }
         }
     }

@@ -1,4 +1,5 @@
 import CPixman
+import CStream
 import Foundation
 import PanelUI
 
@@ -169,7 +170,7 @@ extension ScanoutTarget {
                     var from = source + (first(gy) &+ tx &* step)
                     var to = pixelBase + (gy &* destinationStride &+ tx)
                     for _ in tx..<txEnd {
-                        to.pointee = from.pointee
+                        panel_stream_u32(to, from.pointee)
                         to += 1
                         from += step
                     }
@@ -178,6 +179,7 @@ extension ScanoutTarget {
             }
             ty = tyEnd
         }
+        panel_stream_fence()
         _ = rect
     }
 }
