@@ -93,13 +93,14 @@ public final class ScanoutTarget {
         if rotation == .none {
             let bytes = rect.width * bpp
             if rect.x == 0, rect.width == width, stride == shadow.stride, stride == bytes {
-                // Whole rows of equal layout: one copy, which glibc streams for large sizes.
-                memcpy(pixels + rect.y * stride, shadow.pixels + rect.y * shadow.stride, bytes * rect.height)
-                return
+                // Whole rows of equal layout: one run.
+                panel_stream_copy(pixels + rect.y * stride, shadow.pixels + rect.y * shadow.stride, UInt(bytes * rect.height))
+            } else {
+                for row in rect.y..<rect.maxY {
+                    panel_stream_copy(pixels + row * stride + rect.x * bpp, shadow.pixels + row * shadow.stride + rect.x * bpp, UInt(bytes))
+                }
             }
-            for row in rect.y..<rect.maxY {
-                memcpy(pixels + row * stride + rect.x * bpp, shadow.pixels + row * shadow.stride + rect.x * bpp, bytes)
-            }
+            panel_stream_fence()
             return
         }
         if format.bytesPerPixel == 4 {
