@@ -17,16 +17,13 @@ open class AutoFooter: RefreshFooter {
 
     private var leftTriggerTimes = 1
 
-    open override var isHidden: Bool {
-        didSet {
-            guard isHidden != oldValue else { return }
-            // Hidden, it gives back its inset; a refresh under way ends (MJ's setHidden:).
-            applyInset()
-            if isHidden && (state == .refreshing || state == .willRefresh || state == .finished) {
-                setState(.idle)
-            }
-            placeComponent()
+    override func hiddenDidChange() {
+        // Hidden, it gives back its inset; a refresh under way ends (MJ's setHidden:).
+        applyInset()
+        if isHidden && (state == .refreshing || state == .willRefresh || state == .finished) {
+            setState(.idle)
         }
+        placeComponent()
     }
 
     private func applyInset() {

@@ -139,6 +139,7 @@ open class RefreshComponent: View, ScrollViewObserver {
         case .refreshing, .willRefresh:
             lastResult = result
             oneShotEndCompletion = completion
+            refreshWillEnd(result: result, opened: state == .refreshing)
             if finishedDisplayDuration > 0 && state == .refreshing {
                 setState(.finished)
                 animator?.schedule(AnimationKey(self, "finished"), after: finishedDisplayDuration) { [weak self] in
@@ -153,6 +154,10 @@ open class RefreshComponent: View, ScrollViewObserver {
             return false
         }
     }
+
+    /// An end was asked for: `opened` tells whether the refresh had opened (a `willRefresh`
+    /// ended before the first frame had not). Called before the state changes.
+    func refreshWillEnd(result: RefreshResult, opened: Bool) {}
 
     /// Set by `enterNoMoreData`: the refresh under way ends in `noMoreData`, not `idle`.
     private var endsInNoMoreData = false

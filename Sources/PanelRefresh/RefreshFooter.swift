@@ -21,8 +21,15 @@ open class RefreshFooter: RefreshComponent {
     /// whatever else is called (trap T5). Returns false if already there.
     @discardableResult
     public func endRefreshingWithNoMoreData(completion: Action? = nil) -> Bool {
-        enterNoMoreData(completion: completion)
+        // Said again while already there still counts as said now: a header refresh that
+        // ends in the same turn must not reset it.
+        noMoreDataGeneration += 1
+        return enterNoMoreData(completion: completion)
     }
+
+    /// Counts the app's calls of `endRefreshingWithNoMoreData()`: the header resets only a
+    /// no-more-data said before its refresh began.
+    public private(set) var noMoreDataGeneration = 0
 
     /// Leaves `noMoreData` for `idle`; returns false in any other state.
     @discardableResult
@@ -62,11 +69,35 @@ open class RefreshFooter: RefreshComponent {
         placeComponent()
     }
 
+    /// The app's own `isHidden`, kept apart from what the hiding rules say: the footer shows
+    /// only when neither hides it, and switching a rule off gives the app's value back.
+    private var hiddenByApp = false
+    private var hiddenByRules = false
+
+    open override var isHidden: Bool {
+        get { super.isHidden }
+        set {
+            hiddenByApp = newValue
+            applyEffectiveHidden()
+        }
+    }
+
+    private func applyEffectiveHidden() {
+        let effective = hiddenByApp || hiddenByRules
+        guard effective != super.isHidden else { return }
+        super.isHidden = effective
+        hiddenDidChange()
+    }
+
+    /// The footer was hidden or shown (by the app or a rule); subclasses adjust insets.
+    func hiddenDidChange() {}
+
     /// Applies `hidesWhenEmpty` / `hidesWhenContentNotFull`; with both off the app decides.
     func applyHidingRules() {
-        guard hidesWhenEmpty || hidesWhenContentNotFull, let sv = scrollView else { return }
+        guard let sv = scrollView else { return }
         let empty = hidesWhenEmpty && sv.totalDataCount == 0
         let short = hidesWhenContentNotFull && !isContentFull
-        isHidden = empty || short
+        hiddenByRules = empty || short
+        applyEffectiveHidden()
     }
 }

@@ -84,15 +84,32 @@ open class RefreshHeader: RefreshComponent {
         sv.setComponentInset(EdgeInsets(top: top - originalTop), for: self)
     }
 
+    /// The footer's no-more-data generation when this refresh began: only a no-more-data said
+    /// before it is reset by its successful end.
+    private var footerGenerationAtBegin: Int?
+
     open override func stateDidChange(from old: RefreshState) {
         super.stateDidChange(from: old)
-        if state == .idle && (old == .refreshing || old == .finished || old == .willRefresh) {
-            recordLastUpdated()
-            if resetsFooterNoMoreDataOnEnd, let footer = scrollView?.footer, footer.state == .noMoreData {
-                footer.resetNoMoreData()
-            }
+        if (state == .refreshing || state == .willRefresh) && old != .refreshing && old != .willRefresh {
+            footerGenerationAtBegin = scrollView?.footer?.noMoreDataGeneration
         }
         pull.stateDidChange(self, from: old, extent: height)
+    }
+
+    /// A successful end of a refresh that had opened stamps the last-updated time and resets a
+    /// footer's no-more-data said before the refresh began (trap T6), at the end call itself,
+    /// so the order of `endRefreshing()` and the footer's `endRefreshingWithNoMoreData()` in
+    /// the same turn does not matter. A failed refresh, or one ended before it opened, does
+    /// neither.
+    override func refreshWillEnd(result: RefreshResult, opened: Bool) {
+        super.refreshWillEnd(result: result, opened: opened)
+        guard result.isSuccess else { return }
+        if opened { recordLastUpdated() }
+        if resetsFooterNoMoreDataOnEnd, let footer = scrollView?.footer, footer.state == .noMoreData,
+           let generation = footerGenerationAtBegin, footer.noMoreDataGeneration == generation {
+            footer.resetNoMoreData()
+        }
+        footerGenerationAtBegin = nil
     }
 
     private func recordLastUpdated() {

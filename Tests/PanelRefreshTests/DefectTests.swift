@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import PanelRefresh
+
+/// Behaviour defects found by the audit of issue 11, each pinned by a test that failed before
+/// the fix.
+@MainActor
+@Suite("Defects")
+struct DefectTests {
+    @Test("a no-more-data said in the same turn as the header's end stays, whatever the order of the calls")
+    func noMoreDataOrder() {
+        for footerFirst in [false, true] {
+            for dwell in [0.0, 1.0] {
+                let stage = RefreshStage()
+                let header = stage.attach(header: NormalHeader(localizer: RefreshLocalizer()))
+                let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
+                header.finishedDisplayDuration = dwell
+                header.beginRefreshing()
+                stage.settle()
+                if footerFirst {
+                    footer.endRefreshingWithNoMoreData()
+                    header.endRefreshing()
+                } else {
+                    header.endRefreshing()
+                    footer.endRefreshingWithNoMoreData()
+                }
+                stage.settle()
+                #expect(footer.state == .noMoreData, "footer first: \(footerFirst), dwell \(dwell)")
+            }
+        }
+    }
+
+    @Test("a no-more-data from before the refresh is reset at its successful end, not after a failure")
+    func resetOnlyOnSuccess() {
+        for success in [true, false] {
+            let stage = RefreshStage()
+            let header = stage.attach(header: NormalHeader(localizer: RefreshLocalizer()))
+            let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
+            header.finishedDisplayDuration = 1
+            footer.endRefreshingWithNoMoreData()
+            header.beginRefreshing()
+            stage.settle()
+            header.endRefreshing(result: success ? .success : .failure("offline"))
+            // At the end call itself, not after the result's dwell.
+            #expect(footer.state == (success ? .idle : .noMoreData), "success: \(success)")
+            stage.settle()
+            #expect(footer.state == (success ? .idle : .noMoreData), "success: \(success), settled")
+        }
+    }
+
+    @Test("only a successful refresh that opened stamps the last-updated time")
+    func lastUpdatedOnSuccessOnly() {
+        let stage = RefreshStage()
+        let header = stage.attach(header: NormalHeader(localizer: RefreshLocalizer()))
+        header.beginRefreshing()
+        stage.settle()
+        header.endRefreshing(result: .failure("offline"))
+        stage.settle()
+        #expect(header.lastUpdatedTime == nil, "a failure is not an update")
+        // Begun and ended before the first frame: it never opened.
+        let early = RefreshStage(firstFrame: false)
+        let unopened = early.attach(header: NormalHeader(localizer: RefreshLocalizer()))
+        unopened.beginRefreshing()
+        #expect(unopened.state == .willRefresh)
+        unopened.endRefreshing()
+        early.settle()
+        #expect(unopened.lastUpdatedTime == nil, "a refresh that never opened is not an update")
+        header.beginRefreshing()
+        stage.settle()
+        stage.clock.advance(by: 5)
+        header.endRefreshing()
+        #expect(header.lastUpdatedTime == stage.clock.date, "a success is stamped at its end")
+    }
+
+    @Test("the footer's hiding rules can be switched off again, and never override the app's own isHidden")
+    func hidingRules() {
+        let stage = RefreshStage(rows: 0)
+        let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
+        footer.hidesWhenEmpty = true
+        #expect(footer.isHidden, "empty list: hidden by the rule")
+        footer.hidesWhenEmpty = false
+        #expect(!footer.isHidden, "rule off: shown again")
+        footer.isHidden = true
+        footer.hidesWhenContentNotFull = true
+        stage.rows.count = 30
+        stage.list.reloadData()
+        stage.settle()
+        #expect(footer.isHidden, "the rule no longer hides it, but the app does")
+        footer.isHidden = false
+        #expect(!footer.isHidden)
+        stage.rows.count = 2
+        stage.list.reloadData()
+        stage.settle()
+        #expect(footer.isHidden, "short content: the rule hides it")
+        footer.isHidden = false
+        #expect(footer.isHidden, "the app's false does not beat an active rule")
+        footer.hidesWhenContentNotFull = false
+        #expect(!footer.isHidden)
+        #expect(stage.list.adjustedContentInset.bottom == footer.height, "shown again: the footer's inset is back")
+    }
+}
