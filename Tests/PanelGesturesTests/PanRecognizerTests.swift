@@ -183,7 +183,10 @@ struct MalformedInputTests {
         _ = pan.handle(f.frame([(1, 0, 30, .moved)]))
         f.time = 0.02
         let poisoned = pan.handle(f.frame([(1, .nan, .infinity, .moved)]))
-        #expect(poisoned?.translation.y.isFinite ?? true)
+        // The poisoned sample moves nothing: the pan reports where it was, in finite numbers.
+        let held = try #require(poisoned, "a moving pan reports every frame")
+        #expect(held.translation == Point(x: 0, y: 0), "began at 30, nothing usable since")
+        #expect(held.location.x.isFinite && held.location.y.isFinite)
         f.time = 0.03
         let event = pan.handle(f.frame([(1, 0, 50, .moved)]))
         let e = try #require(event)

@@ -99,3 +99,72 @@ struct DefectTests {
         #expect(stage.list.adjustedContentInset.bottom == footer.height, "shown again: the footer's inset is back")
     }
 }
+
+/// Paths the audit found untested.
+@MainActor
+@Suite("Footer paths")
+struct FooterPathTests {
+    @Test("scrolling back over the auto footer's threshold does not load; only a move towards the end does, once per drag")
+    func backOverThreshold() {
+        let stage = RefreshStage(rows: 30)
+        let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
+        let end = stage.list.maximumContentOffset.y
+        stage.list.contentOffset = Point(x: 0, y: end - 200)
+        stage.settle()
+        // A finger down, then back and forth across the threshold in one drag.
+        var script = GestureScript(start: stage.clock.now + 0.1)
+        script.drag(from: Point(x: 400, y: 400), to: Point(x: 400, y: 100), duration: 0.3, hold: 0.1, lift: false)
+        stage.scene.play(script.frames)
+        #expect(stage.events.filter { $0 == "footer refresh" }.count == 1, "reaching the end loads")
+        footer.endRefreshing()
+        stage.scene.wait(0.5)
+        // The same finger goes back up across the threshold: nothing loads.
+        var back = GestureScript(start: stage.clock.now + 0.1)
+        back.drag(from: Point(x: 400, y: 100), to: Point(x: 400, y: 400), duration: 0.3, hold: 0.1)
+        stage.scene.play(back.frames)
+        stage.settle()
+        #expect(stage.list.contentOffset.y < end - 150, "scrolled back over the threshold")
+        #expect(stage.events.filter { $0 == "footer refresh" }.count == 1, "moving back never loads")
+        // A new drag towards the end re-arms and loads once more.
+        var again = GestureScript(start: stage.clock.now + 0.1)
+        again.drag(from: Point(x: 400, y: 400), to: Point(x: 400, y: 100), duration: 0.3, hold: 0.1)
+        stage.scene.play(again.frames)
+        stage.settle()
+        #expect(stage.events.filter { $0 == "footer refresh" }.count == 2, "a new drag re-arms once")
+    }
+
+    @Test("the auto footer's end completion runs once, after it has closed")
+    func endCompletion() {
+        let stage = RefreshStage(rows: 30)
+        let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
+        footer.beginRefreshing()
+        stage.settle()
+        var completions = 0
+        var stateAtCompletion: RefreshState?
+        #expect(footer.endRefreshing { completions += 1; stateAtCompletion = footer.state })
+        stage.settle()
+        #expect(completions == 1)
+        #expect(stateAtCompletion == .idle)
+        #expect(!footer.endRefreshing { completions += 1 }, "not refreshing: ignored")
+        stage.settle()
+        #expect(completions == 1)
+    }
+
+    @Test("the back footer does not load while the header refreshes, unless allowed")
+    func backFooterWhileHeaderRefreshes() {
+        for allowed in [false, true] {
+            let stage = RefreshStage(rows: 30)
+            let header = stage.attach(header: NormalHeader(localizer: RefreshLocalizer()))
+            let footer = stage.attach(footer: BackNormalFooter(localizer: RefreshLocalizer()))
+            footer.loadsWhileHeaderRefreshing = allowed
+            header.beginRefreshing()
+            stage.settle()
+            stage.list.contentOffset = stage.list.maximumContentOffset
+            stage.settle()
+            stage.pullUp(300)
+            stage.settle()
+            #expect(stage.events.contains("footer refresh") == allowed, "allowed: \(allowed)")
+            #expect(header.state == .refreshing)
+        }
+    }
+}

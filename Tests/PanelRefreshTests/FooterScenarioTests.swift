@@ -265,11 +265,17 @@ struct TrailerScenarioTests {
     @Test("trailer texts exist in every language")
     func texts() {
         let localizer = RefreshLocalizer()
+        let trailer = StateTrailer(localizer: localizer)
+        #expect(trailer.stateLabel.text == "Swipe for details")
+        var seen = Set<String>()
         for language in RefreshLanguage.allCases {
             localizer.language = language
-            let trailer = StateTrailer(localizer: localizer)
-            #expect(!trailer.stateLabel.text.isEmpty)
-            #expect(!trailer.stateLabel.text.contains("Trailer"))
+            // The label follows a language change at once, and each language has its own text.
+            #expect(trailer.stateLabel.text == RefreshLocalizer(language: language).text(.trailerIdle))
+            #expect(seen.insert(trailer.stateLabel.text).inserted, "\(language) repeats another language's text")
         }
+        localizer.language = .simplifiedChinese
+        #expect(trailer.stateLabel.text == "左滑查看详情")
+        #expect(trailer.title(for: .pulling) == "松手查看详情")
     }
 }

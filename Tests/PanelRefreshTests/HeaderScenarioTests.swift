@@ -183,6 +183,10 @@ struct HeaderScenarioTests {
         #expect(header.stateLabel.text == "Working")
         stage.scene.frame()
         #expect(header.arrowView.tintColor == Color(red: 255, green: 0, blue: 0))
+        // The app's font and colour survive every state change.
+        #expect(header.stateLabel.font == .system(15))
+        #expect(header.stateLabel.font != RefreshStyle.labelFont)
+        #expect(header.stateLabel.textColor == Color(red: 255, green: 0, blue: 0))
         header.setTitle(nil, for: .idle)
         #expect(header.title(for: .idle) == "Pull down to update")
     }

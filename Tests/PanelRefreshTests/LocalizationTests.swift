@@ -63,7 +63,15 @@ struct LocalizationTests {
     @Test("the shared localizer is the default and reaches components made without one")
     func shared() {
         let header = StateHeader()
-        #expect(header.localizer === RefreshLocalizer.shared)
+        let footer = AutoStateFooter()
+        #expect(header.stateLabel.text == "Pull down to update")
+        let before = RefreshLocalizer.shared.language
+        RefreshLocalizer.shared.language = .korean
+        defer { RefreshLocalizer.shared.language = before }
+        // Made without a localizer, both follow the shared one, live.
+        #expect(header.stateLabel.text == RefreshLocalizer(language: .korean).text(.headerIdle))
+        #expect(header.stateLabel.text != "Pull down to update")
+        #expect(footer.stateLabel.text == RefreshLocalizer(language: .korean).text(.autoFooterIdle))
     }
 }
 

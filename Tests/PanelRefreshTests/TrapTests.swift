@@ -61,17 +61,29 @@ struct TrapTests {
         }
     }
 
-    @Test("T1 (PR #1328): pulling short content down with a preload percent fires only the header")
+    @Test("T1 (PR #1328): pulling down with a preload percent fires only the header, on short and on just-full content")
     func t1ShortContentPullDown() {
-        let stage = RefreshStage(rows: 5)
-        let header = stage.attach(header: NormalHeader(localizer: RefreshLocalizer()))
-        let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
-        footer.triggerAutomaticallyRefreshPercent = -1
-        stage.pullDown(300)
-        stage.settle()
-        #expect(header.state == .refreshing)
-        #expect(footer.state == .idle)
-        #expect(!stage.events.contains("footer refresh"))
+        // 5 rows (300 pt) do not fill the 480-pt view: the footer's pull-up-on-short-content
+        // path is live (a push up loads); 9 rows (540 pt) just fill it: its offset path is
+        // live (a push up past the preload threshold loads). A pull down fires neither.
+        for rows in [5, 9] {
+            let stage = RefreshStage(rows: rows)
+            let header = stage.attach(header: NormalHeader(localizer: RefreshLocalizer()))
+            let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
+            footer.triggerAutomaticallyRefreshPercent = -1
+            stage.pullDown(300)
+            stage.settle()
+            #expect(header.state == .refreshing, "\(rows) rows")
+            #expect(footer.state == .idle, "\(rows) rows")
+            #expect(!stage.events.contains("footer refresh"), "\(rows) rows")
+            header.endRefreshing()
+            stage.settle()
+            #expect(!stage.events.contains("footer refresh"), "\(rows) rows: not on the way back either")
+            // The same footer does load when pushed towards the end: the path above was live.
+            stage.pullUp(120)
+            stage.settle()
+            #expect(stage.events.contains("footer refresh"), "\(rows) rows: a push up loads")
+        }
     }
 
     // MARK: T2
@@ -394,8 +406,13 @@ struct LesserTrapTests {
         header.endRefreshing()
         footer.beginRefreshing()
         footer.endRefreshingWithNoMoreData()
+        footer.resetNoMoreData()
+        footer.hidesWhenEmpty = true
         stage.settle()
         #expect(rows.counts == before)
+        // The count does see a reload: an implicit one above would have shown.
+        stage.list.reloadData()
+        #expect(rows.counts == before + 1)
     }
 
     @Test("headers with different keys keep separate last-updated times in one store")
