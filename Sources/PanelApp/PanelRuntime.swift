@@ -41,9 +41,11 @@ public final class PanelRuntime {
     /// - Parameters:
     ///   - monotonic: the machine's CLOCK_MONOTONIC for frame timings (the program); by
     ///     default the clock's own time.
+    ///   - host: the language and time zone of the machine (the program reads them in main);
+    ///     by default English and UTC.
     public init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
                 source: (Animator) -> any ItemSource, clock: ManualClock, monotonic: (() -> Double)? = nil,
-                backlight: Backlight? = nil) throws {
+                backlight: Backlight? = nil, host: HostEnvironment = .neutral) throws {
         self.display = display
         self.notifier = notifier
         self.clock = clock
@@ -53,12 +55,12 @@ public final class PanelRuntime {
         statisticsSince = clock.now
         scene = Scene(size: Size(width: Double(display.width), height: Double(display.height)), clock: clock)
         scene.screen.textMeasurer = fonts
-        let localizer = RefreshLocalizer(language: RefreshLanguage(code: configuration.locale
-            ?? ProcessInfo.processInfo.environment["LANG"] ?? "en"))
+        let localizer = RefreshLocalizer(language: RefreshLanguage(code: configuration.locale ?? host.language))
         session = PanelSession(scene: scene, source: source(scene.animator), pageSize: configuration.pageSize, localizer: localizer,
                                header: try Appearance.header(configuration, localizer: localizer),
                                footer: try Appearance.footer(configuration, localizer: localizer))
         session.failureDisplayDuration = configuration.failureSeconds
+        session.header.lastUpdatedFormatter = LastUpdatedFormatter(calendar: host.calendar)
         Appearance.styleRows(session.list, configuration)
         lastUpdatedStore = FileLastUpdatedStore(path: configuration.stateDirectory + "/last-updated.json")
         session.header.lastUpdatedStore = lastUpdatedStore

@@ -1,4 +1,4 @@
-/// Gesture thresholds, with their sources (shared/reference/physics.md §4.2, §4.3).
+/// Gesture thresholds, with their sources (docs/physics.md, "Gestures").
 public enum GestureConstants {
     /// Distance a finger must travel before a pan begins, px: Flutter's `kTouchSlop` = 18
     /// logical px ("started at 8.0 and increased it to 18.0 after getting complaints"). A

@@ -9,7 +9,7 @@ import Darwin
 /// Values from UIScrollView.decelerationRate as cited by Flutter's
 /// `widgets/scroll_simulation.dart` ("0.998^1000 = ~0.135") and pub.dev `fk_webview`
 /// (`IOSUIScrollViewDecelerationRate`: NORMAL 0.998, FAST 0.99). See
-/// shared/reference/physics.md §4.1.
+/// docs/physics.md, "Scrolling".
 public struct DecelerationRate: Sendable, Equatable, Hashable {
     /// Multiplier per millisecond, in (0, 1).
     public var rawValue: Double

@@ -2,7 +2,7 @@
 ///
 /// b = x·d·c / (d + c·x): Grant Paul's 2012 reverse-engineering of UIScrollView, used by
 /// UltraDrawerView `RubberBand.swift`, GitHawk `RubberBandDistance.swift` and BookPlayer
-/// (shared/reference/physics.md §4.1). At x = d the content has moved 0.355·d; it never
+/// (docs/physics.md, "Scrolling"). At x = d the content has moved 0.355·d; it never
 /// reaches d.
 public struct RubberBand: Sendable, Equatable {
     /// Dimensionless stiffness; UIScrollView's is 0.55.

@@ -31,7 +31,7 @@ public struct SpringDescription: Sendable, Equatable {
 
     /// The scroll bounce-back spring: mass 1, stiffness 100, critically damped (ζ = 1).
     /// Source: ScrollMechanics `ScrollExample/Sources/SimpleScrollView.swift`
-    /// (shared/reference/physics.md §4.1); no overshoot, settles in about 0.6 s.
+    /// (docs/physics.md, "Scrolling"); no overshoot, settles in about 0.6 s.
     public static let scrollBounce = SpringDescription(mass: 1, stiffness: 100, dampingRatio: 1)
 
     /// Flutter's `ScrollPhysics._kDefaultSpring`: mass 0.5, stiffness 100, ζ 1.1.

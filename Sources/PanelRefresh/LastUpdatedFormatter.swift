@@ -8,13 +8,15 @@ import Foundation
 public struct LastUpdatedFormatter: Sendable {
     public var calendar: Calendar
 
-    /// - Parameter calendar: Gregorian in the process's time zone (TZ) by default.
+    /// - Parameter calendar: Gregorian in UTC by default. The library reads no environment:
+    ///   an app shows local times by passing a calendar in its time zone (the program does,
+    ///   from `HostEnvironment`).
     public init(calendar: Calendar? = nil) {
         if let calendar {
             self.calendar = calendar
         } else {
             var gregorian = Calendar(identifier: .gregorian)
-            gregorian.timeZone = TimeZone.current
+            gregorian.timeZone = TimeZone(identifier: "UTC") ?? gregorian.timeZone
             self.calendar = gregorian
         }
     }

@@ -3,6 +3,8 @@ import Foundation
 /// The base of every refresh control: MJRefreshComponent's state machine, callbacks, timing
 /// and subclass hooks, observing its scroll view through typed callbacks instead of KVO.
 ///
+/// The traps (T1-T10) cited here and in the subclasses are in docs/traps.md.
+///
 /// State is read-only from outside (trap T5): it changes only through `beginRefreshing()`,
 /// `endRefreshing()`, `endRefreshingWithNoMoreData()` and `resetNoMoreData()` (and the user's
 /// pulls). These are synchronous on the main actor and idempotent: calling one twice does

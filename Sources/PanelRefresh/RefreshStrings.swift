@@ -1,5 +1,6 @@
-/// The built-in texts. Our own wording (MJRefresh's is listed in shared/reference for
-/// comparison); the trailer has texts in every language, which MJRefresh lacks outside Chinese.
+/// The built-in texts, in our own wording (MJRefresh's `Localizable.strings` are close but
+/// not copied); the trailer has texts in every language, which MJRefresh lacks outside
+/// Chinese.
 enum RefreshStrings {
     static func text(_ key: RefreshTextKey, _ language: RefreshLanguage) -> String {
         switch language {

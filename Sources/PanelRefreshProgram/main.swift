@@ -230,6 +230,8 @@ func run(_ configuration: Configuration, path: String?) throws -> Never {
     let clock = ManualClock(now: monotonicNow(), epoch: Date(timeIntervalSinceNow: -monotonicNow()))
     let fonts = try FontLibrary()
     let notifier = SystemdNotifier()
+    // The one place the environment is read: $LANG and the time zone.
+    let environment = HostEnvironment.read()
     let backlight = configuration.blankAfter > 0 ? Backlight.find(configuration.backlight) : nil
     if configuration.blankAfter > 0 {
         Log.info("blanking after \(configuration.blankAfter) s idle; backlight: \(backlight?.path ?? "none")")
@@ -237,7 +239,7 @@ func run(_ configuration: Configuration, path: String?) throws -> Never {
     let makeRuntime = { (c: Configuration) throws -> PanelRuntime in
         try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier,
                          source: { RunCommand.source(for: c, animator: $0) }, clock: clock, monotonic: monotonicNow,
-                         backlight: backlight)
+                         backlight: backlight, host: environment)
     }
     let runtime = try makeRuntime(configuration)
     // Touch follows the picture's turn, plus the sensor's own when it is mounted differently.

@@ -163,3 +163,31 @@ struct BlankingTests {
         #expect(runtime.statistics.frames <= 1, "a minute later the window was logged and started again")
     }
 }
+
+@MainActor
+@Suite("Host environment")
+struct HostEnvironmentTests {
+    @Test("the language and time zone come from the host the program hands down; appearance.locale wins")
+    func handedDown() throws {
+        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        var configuration = Configuration()
+        configuration.stateDirectory = FileManager.default.temporaryDirectory.path
+        let host = HostEnvironment(language: "ru_RU.UTF-8", timeZone: tokyo)
+        let runtime = try PanelRuntime(configuration: configuration, display: HeadlessDisplay(width: 400, height: 240),
+                                       fonts: try FontLibrary(), notifier: RecordingNotifier(),
+                                       source: { SampleItemSource(animator: $0) }, clock: ManualClock(), host: host)
+        #expect(runtime.session.header.localizer.language == .russian)
+        #expect(runtime.session.header.lastUpdatedFormatter.calendar.timeZone == tokyo)
+        configuration.locale = "ko"
+        let korean = try PanelRuntime(configuration: configuration, display: HeadlessDisplay(width: 400, height: 240),
+                                      fonts: try FontLibrary(), notifier: RecordingNotifier(),
+                                      source: { SampleItemSource(animator: $0) }, clock: ManualClock(), host: host)
+        #expect(korean.session.header.localizer.language == .korean)
+        // Without a host: English and UTC, whatever the machine says.
+        let neutral = try PanelRuntime(configuration: Configuration(), display: HeadlessDisplay(width: 400, height: 240),
+                                       fonts: try FontLibrary(), notifier: RecordingNotifier(),
+                                       source: { SampleItemSource(animator: $0) }, clock: ManualClock())
+        #expect(neutral.session.header.localizer.language == .english)
+        #expect(neutral.session.header.lastUpdatedFormatter.calendar.timeZone.secondsFromGMT() == 0)
+    }
+}

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PanelRefresh
 
-/// One test (or more) per trap of shared/reference/mjrefresh.md §2.
+/// One test (or more) per trap of docs/traps.md.
 @MainActor
 @Suite("MJRefresh traps")
 struct TrapTests {
