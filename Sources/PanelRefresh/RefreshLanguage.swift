@@ -1,4 +1,4 @@
-/// The languages the components ship texts for (MJRefresh's built-in six).
+/// The languages the components ship texts for: MJRefresh's built-in six and six more.
 public enum RefreshLanguage: String, Sendable, Hashable, CaseIterable {
     case english = "en"
     case simplifiedChinese = "zh-Hans"
@@ -6,6 +6,12 @@ public enum RefreshLanguage: String, Sendable, Hashable, CaseIterable {
     case korean = "ko"
     case russian = "ru"
     case ukrainian = "uk"
+    case german = "de"
+    case french = "fr"
+    case spanish = "es"
+    case italian = "it"
+    case portuguese = "pt"
+    case japanese = "ja"
 
     /// Maps a BCP 47 or POSIX locale code ("zh_TW.UTF-8", "ru-RU", "zh-Hans-CN") to a shipped
     /// language; anything else is English. Unlike MJRefresh, plain "zh", "zh-CN" and "zh-SG"
@@ -24,6 +30,12 @@ public enum RefreshLanguage: String, Sendable, Hashable, CaseIterable {
         case "ko": self = .korean
         case "ru": self = .russian
         case "uk": self = .ukrainian
+        case "de": self = .german
+        case "fr": self = .french
+        case "es": self = .spanish
+        case "it": self = .italian
+        case "pt": self = .portuguese
+        case "ja": self = .japanese
         default: self = .english
         }
     }

@@ -10,6 +10,12 @@ enum RefreshStrings {
         case .korean: return korean(key)
         case .russian: return russian(key)
         case .ukrainian: return ukrainian(key)
+        case .german: return german(key)
+        case .french: return french(key)
+        case .spanish: return spanish(key)
+        case .italian: return italian(key)
+        case .portuguese: return portuguese(key)
+        case .japanese: return japanese(key)
         }
     }
 

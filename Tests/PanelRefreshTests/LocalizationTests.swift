@@ -5,6 +5,19 @@ import Testing
 @MainActor
 @Suite("Localised texts")
 struct LocalizationTests {
+    @Test("twelve languages, each with its own texts")
+    func twelve() {
+        #expect(RefreshLanguage.allCases.count == 12)
+        let localizer = RefreshLocalizer()
+        let idle = Set(RefreshLanguage.allCases.map { localizer.text(.headerIdle, in: $0) })
+        // Simplified and Traditional Chinese write "下拉即可更新" alike; the rest all differ.
+        #expect(idle.count == 11, "no two other languages share the header's text")
+        #expect(localizer.text(.headerPulling, in: .simplifiedChinese) != localizer.text(.headerPulling, in: .traditionalChinese))
+        #expect(localizer.text(.headerPulling, in: .german) == "Loslassen zum Aktualisieren")
+        #expect(localizer.text(.footerNoMoreData, in: .japanese) == "すべて表示しました")
+        #expect(localizer.text(.trailerIdle, in: .french) == "Glisser pour les détails")
+    }
+
     @Test("every language has every text, and the non-English ones are translated")
     func complete() {
         let localizer = RefreshLocalizer()
@@ -23,7 +36,9 @@ struct LocalizationTests {
         ("en_US.UTF-8", RefreshLanguage.english), ("zh_CN.UTF-8", .simplifiedChinese), ("zh-Hans-CN", .simplifiedChinese),
         ("zh", .simplifiedChinese), ("zh_TW", .traditionalChinese), ("zh-Hant", .traditionalChinese),
         ("zh-HK", .traditionalChinese), ("ko-KR", .korean), ("ru_RU", .russian), ("uk_UA.UTF-8", .ukrainian),
-        ("de_DE", .english), ("", .english), ("C", .english),
+        ("de_DE", .german), ("de_AT.UTF-8", .german), ("fr_CA", .french), ("es-419", .spanish), ("it_IT@euro", .italian),
+        ("pt_BR.UTF-8", .portuguese), ("pt-PT", .portuguese), ("ja_JP.UTF-8", .japanese),
+        ("nl_NL", .english), ("", .english), ("C", .english),
     ])
     func codes(code: String, language: RefreshLanguage) {
         #expect(RefreshLanguage(code: code) == language)

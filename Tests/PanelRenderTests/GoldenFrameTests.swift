@@ -43,9 +43,10 @@ struct GoldenFrameTests {
         try stage.snapshot("header-no-time")
     }
 
-    @Test("header texts in Chinese, Korean and Russian")
+    @Test("header texts in Chinese, Korean, Russian, German and Japanese")
     func languages() throws {
-        for (language, name) in [(RefreshLanguage.simplifiedChinese, "zh-hans"), (.korean, "ko"), (.russian, "ru")] {
+        for (language, name) in [(RefreshLanguage.simplifiedChinese, "zh-hans"), (.korean, "ko"), (.russian, "ru"),
+                                 (.german, "de"), (.japanese, "ja")] {
             let stage = try GoldenStage()
             stage.localizer.language = language
             _ = stage.header(NormalHeader(localizer: stage.localizer))
