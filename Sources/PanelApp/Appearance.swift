@@ -17,6 +17,9 @@ public enum Appearance {
             header = gif
         }
         for label in [header.stateLabel, header.lastUpdatedTimeLabel] { style(label, c) }
+        header.triggerDistance = c.triggerDistance
+        header.maxDragDistance = c.maxDragDistance
+        header.automaticallyChangeAlpha = c.headerAutoAlpha
         return header
     }
 
@@ -38,6 +41,11 @@ public enum Appearance {
             footer = gif
         }
         if let titled = footer as? any StateTitled { style(titled.stateLabel, c) }
+        if let auto = footer as? AutoFooter {
+            auto.triggerAutomaticallyRefreshPercent = c.footerTriggerPercent
+            auto.autoTriggerTimes = c.footerTriggerTimes
+        }
+        footer.hidesWhenContentNotFull = c.footerHidesWhenNotFull
         return footer
     }
 

@@ -70,6 +70,21 @@ public struct Configuration: Sendable {
     public var font = "sans-serif"
     public var rowHeight = 72.0
     public var failureSeconds = 2.0
+    // [refresh]
+    /// Pull distance that arms the header, points; nil: its height (54).
+    public var triggerDistance: Double?
+    /// Largest pull, points; nil: the rubber band only.
+    public var maxDragDistance: Double?
+    /// The header fades in with the pull (MJRefresh's automaticallyChangeAlpha).
+    public var headerAutoAlpha = false
+    /// How much of an auto footer must show before it loads (1: all of it; below 0: earlier).
+    public var footerTriggerPercent = 1.0
+    /// Automatic loads per drag of an auto footer; −1: unlimited.
+    public var footerTriggerTimes = 1
+    /// Hide the footer while the rows do not fill the screen.
+    public var footerHidesWhenNotFull = false
+    /// Seconds a successful refresh shows "Up to date" before the header closes.
+    public var resultSeconds = 0.0
     // [state]
     public var stateDirectory = "/var/lib/panel-refresh"
 
@@ -264,6 +279,29 @@ public struct Configuration: Sendable {
             Key(section: "appearance", name: "label-color", doc: "colour of the refresh texts and arrow, #rrggbb (MJRefresh's grey 5a5a5a)") { $0.labelColor = try color($1) },
             Key(section: "appearance", name: "font", doc: "fontconfig family of the texts") { $0.font = $1 },
             Key(section: "appearance", name: "failure-seconds", doc: "how long a failed refresh shows its failure, seconds (0 to 30)") { $0.failureSeconds = try number($1, 0...30) },
+            Key(section: "refresh", name: "trigger-distance", doc: "pull distance that arms the header, points (1 to 1000); 0: the header's height (54)") {
+                let v = try number($1, 0...1000)
+                $0.triggerDistance = v == 0 ? nil : v
+            },
+            Key(section: "refresh", name: "max-drag", doc: "largest pull the finger can make, points (1 to 2000); 0: no limit but the rubber band") {
+                let v = try number($1, 0...2000)
+                $0.maxDragDistance = v == 0 ? nil : v
+            },
+            Key(section: "refresh", name: "auto-alpha", doc: "the header fades in with the pull (true/false)") { $0.headerAutoAlpha = try boolean($1) },
+            Key(section: "refresh", name: "footer-trigger-percent", doc: "how much of an auto footer must show before it loads, -10 to 1 (1: all of it; below 0: that many footer heights early)") {
+                $0.footerTriggerPercent = try number($1, -10...1)
+            },
+            Key(section: "refresh", name: "footer-trigger-times", doc: "automatic loads per drag of an auto footer, 1 to 100; -1: unlimited") {
+                let v = try integer($1, -1...100)
+                guard v != 0 else { throw ValueError(message: "0 would never load: use -1 or 1 to 100") }
+                $0.footerTriggerTimes = v
+            },
+            Key(section: "refresh", name: "footer-hides-when-not-full", doc: "hide the footer while the rows do not fill the screen (true/false)") {
+                $0.footerHidesWhenNotFull = try boolean($1)
+            },
+            Key(section: "refresh", name: "result-seconds", doc: "how long a successful refresh shows \"Up to date\" before the header closes, seconds (0 to 30)") {
+                $0.resultSeconds = try number($1, 0...30)
+            },
             Key(section: "state", name: "directory", doc: "where the last-updated time is kept (the service's StateDirectory)") { $0.stateDirectory = try path($1) },
         ]
     }

@@ -60,6 +60,7 @@ public final class PanelRuntime {
                                header: try Appearance.header(configuration, localizer: localizer),
                                footer: try Appearance.footer(configuration, localizer: localizer))
         session.failureDisplayDuration = configuration.failureSeconds
+        session.successDisplayDuration = configuration.resultSeconds
         session.header.lastUpdatedFormatter = LastUpdatedFormatter(calendar: host.calendar)
         Appearance.styleRows(session.list, configuration)
         lastUpdatedStore = FileLastUpdatedStore(path: configuration.stateDirectory + "/last-updated.json")

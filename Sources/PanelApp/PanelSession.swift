@@ -14,6 +14,8 @@ public final class PanelSession: ListDataSource {
     public var pageSize: Int
     /// Seconds a failed refresh shows its failure before the header closes.
     public var failureDisplayDuration: Double = 2
+    /// Seconds a successful refresh shows its result ("Up to date") before the header closes.
+    public var successDisplayDuration: Double = 0
     public private(set) var items: [Item] = []
     private var loadedPages = 0
     /// Every trace event, in order.
@@ -95,7 +97,7 @@ public final class PanelSession: ListDataSource {
                 self.loadedPages = 1
                 self.list.reloadData()
                 self.onItemsChanged?()
-                self.header.finishedDisplayDuration = 0
+                self.header.finishedDisplayDuration = self.successDisplayDuration
                 self.header.endRefreshing()
                 if page.count < self.pageSize { self.footer.endRefreshingWithNoMoreData() } else { self.footer.resetNoMoreData() }
             case .failure(let error):

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelDisplay
 @testable import PanelApp
 import PanelInput
 import PanelRefresh
@@ -154,5 +155,57 @@ struct AppearanceTests {
             return
         }
         #expect(x > 700 && y > 400, "the first contact is at the bottom-right")
+    }
+}
+
+@MainActor
+@Suite("Refresh options")
+struct RefreshOptionTests {
+    @Test("[refresh] keys reach the components; bad values name the key")
+    func options() throws {
+        let text = """
+        [refresh]
+        trigger-distance = 80
+        max-drag = 200
+        auto-alpha = true
+        footer-trigger-percent = -0.5
+        footer-trigger-times = -1
+        footer-hides-when-not-full = yes
+        result-seconds = 1.5
+        """
+        let c = try Configuration.parse(text, file: "test.conf")
+        let localizer = RefreshLocalizer()
+        let header = try Appearance.header(c, localizer: localizer)
+        #expect(header.triggerDistance == 80 && header.maxDragDistance == 200 && header.automaticallyChangeAlpha)
+        let footer = try #require(try Appearance.footer(c, localizer: localizer) as? AutoFooter)
+        #expect(footer.triggerAutomaticallyRefreshPercent == -0.5 && footer.autoTriggerTimes == -1 && footer.hidesWhenContentNotFull)
+        #expect(c.resultSeconds == 1.5)
+        let defaults = try Appearance.header(Configuration(), localizer: localizer)
+        #expect(defaults.triggerDistance == nil && defaults.maxDragDistance == nil && !defaults.automaticallyChangeAlpha)
+        #expect(try Configuration.parse("[refresh]\ntrigger-distance = 0\n", file: "t").triggerDistance == nil, "0: the height")
+        for bad in ["trigger-distance = -5", "max-drag = nan", "footer-trigger-times = 0", "footer-trigger-percent = 2", "result-seconds = 31"] {
+            #expect(throws: ConfigurationError.self) { try Configuration.parse("[refresh]\n\(bad)\n", file: "t") }
+        }
+    }
+
+    @Test("a successful refresh shows its result for result-seconds in the kiosk")
+    func resultDwell() throws {
+        var configuration = Configuration()
+        configuration.stateDirectory = FileManager.default.temporaryDirectory.path
+        configuration.resultSeconds = 1
+        let clock = ManualClock()
+        let runtime = try PanelRuntime(configuration: configuration, display: HeadlessDisplay(width: 400, height: 240),
+                                       fonts: try FontLibrary(), notifier: RecordingNotifier(),
+                                       source: { SampleItemSource(delay: 0.2, animator: $0) }, clock: clock)
+        runtime.start()
+        var states: [RefreshState] = []
+        let previous = runtime.session.header.stateDidChangeHandler
+        runtime.session.header.stateDidChangeHandler = { previous?($0, $1); states.append($1) }
+        while let wake = runtime.nextWakeUp, clock.now < 5 {
+            clock.advance(to: max(wake, clock.now + 1.0 / 60))
+            runtime.pump()
+        }
+        #expect(states.contains(.finished))
+        #expect(runtime.session.header.state == .idle)
     }
 }
