@@ -182,7 +182,11 @@ struct EdgePull {
             return
         }
         let target = edge.replacing(sv.contentOffset, with: edge.openOffset(happen: happen, extent: extent))
-        sv.setContentOffset(target, duration: c.fastAnimationDuration, curve: .easeInOut) { [weak c] _ in
+        // From deep in a list the way to the open position takes longer than a short snap.
+        let distance = edge.offset(target) - edge.offset(sv.contentOffset)
+        let viewport = edge.offset(Point(x: sv.frame.width, y: sv.frame.height))
+        let duration = ScrollView.scrollDuration(distance: distance, viewport: viewport, base: c.fastAnimationDuration)
+        sv.setContentOffset(target, duration: duration, curve: .easeInOut) { [weak c] _ in
             // Runs even when a new touch interrupted the snap: the refresh is still on.
             c?.executeRefreshingCallback()
         }

@@ -345,6 +345,29 @@ open class ScrollView: View {
         setContentOffset(offset, duration: animated ? Self.defaultScrollDuration : 0)
     }
 
+    /// Extra seconds per further screen of a long scroll, and the longest one (docs/physics.md):
+    /// a jump across a long list in the time of a short one is not followable, a slow one
+    /// keeps the user waiting.
+    public static let scrollSecondsPerScreen: Double = 0.1
+    public static let maxScrollDuration: Double = 0.8
+
+    /// Seconds to scroll `distance` points in a viewport of `viewport` points: `base` for up to
+    /// one screen, `scrollSecondsPerScreen` more for each further screen, at most
+    /// `maxScrollDuration`; 0 stays 0 (animations switched off).
+    public static func scrollDuration(distance: Double, viewport: Double, base: Double = defaultScrollDuration) -> Double {
+        guard base > 0, distance.isFinite, viewport > 0 else { return max(base, 0) }
+        let screens = max(abs(distance) / viewport - 1, 0)
+        return min(base + screens * scrollSecondsPerScreen, max(maxScrollDuration, base))
+    }
+
+    /// Scrolls to the top of the content (its first row under the top inset), taking longer
+    /// the further it is (`scrollDuration`).
+    public func scrollToTop(animated: Bool, completion: ((Bool) -> Void)? = nil) {
+        let target = Point(x: contentOffset.x, y: -adjustedContentInset.top)
+        let duration = animated ? Self.scrollDuration(distance: contentOffset.y - target.y, viewport: frame.height) : 0
+        setContentOffset(target, duration: duration, completion: completion)
+    }
+
     /// Moves the content to `offset` over `duration` s from where it is now (its presented
     /// position, never a remembered one); stops a fling or bounce.
     public func setContentOffset(_ offset: Point, duration: Double, curve: AnimationCurve = .easeInOut,

@@ -168,3 +168,51 @@ struct FooterPathTests {
         }
     }
 }
+
+@MainActor
+@Suite("Scroll to the top")
+struct ScrollToTopTests {
+    @Test("scroll durations: the snap for a screen or less, longer for further, capped; 0 stays 0")
+    func durations() {
+        #expect(ScrollView.scrollDuration(distance: 300, viewport: 480, base: 0.25) == 0.25)
+        #expect(abs(ScrollView.scrollDuration(distance: 480 * 3, viewport: 480, base: 0.25) - 0.45) < 1e-9)
+        #expect(ScrollView.scrollDuration(distance: 1e9, viewport: 480, base: 0.25) == ScrollView.maxScrollDuration)
+        #expect(ScrollView.scrollDuration(distance: 1e9, viewport: 480, base: 0) == 0)
+        #expect(ScrollView.scrollDuration(distance: .nan, viewport: 480, base: 0.25) == 0.25)
+    }
+
+    @Test("beginRefreshing deep in a list scrolls up over a time that grows with the distance, then refreshes")
+    func beginFromDeep() {
+        for rows in [30, 300] {
+            let stage = RefreshStage(rows: rows)
+            let header = stage.attach(header: NormalHeader(localizer: RefreshLocalizer()))
+            stage.list.contentOffset = Point(x: 0, y: stage.list.maximumContentOffset.y)
+            stage.scene.frame()
+            let start = stage.clock.now
+            var arrived: Double?
+            header.refreshingAction = { arrived = stage.clock.now }
+            header.beginRefreshing()
+            stage.settle()
+            #expect(stage.list.contentOffset.y == -54, "\(rows) rows: open at the top")
+            let took = (arrived ?? 99) - start
+            let distance = Double(rows) * 60 - 480 + 54
+            #expect(abs(took - ScrollView.scrollDuration(distance: distance, viewport: 480, base: 0.25)) < 0.05, "\(rows) rows took \(took) s")
+            if rows == 300 { #expect(took > 0.7, "a long way is not a 0.25 s jump") }
+        }
+    }
+
+    @Test("scrollToTop(animated:) from the end of a long list: the top, over the capped duration")
+    func scrollToTop() {
+        let stage = RefreshStage(rows: 1000)
+        stage.list.contentOffset = stage.list.maximumContentOffset
+        var done: Double?
+        let start = stage.clock.now
+        stage.list.scrollToTop(animated: true) { _ in done = stage.clock.now }
+        stage.settle()
+        #expect(stage.list.contentOffset.y == 0)
+        #expect(abs((done ?? 99) - start - ScrollView.maxScrollDuration) < 0.05)
+        stage.list.contentOffset = Point(x: 0, y: 500)
+        stage.list.scrollToTop(animated: false)
+        #expect(stage.list.contentOffset.y == 0, "not animated: at once")
+    }
+}
