@@ -78,6 +78,8 @@ open class AutoFooter: RefreshFooter {
         switch change.new {
         case .began:
             rearm()
+            // A new drag retries a failed load: back to idle, so reaching the end loads again.
+            if state == .failed { setState(.idle) }
         case .ended:
             guard state == .idle else { return }
             let inset = sv.adjustedContentInset
@@ -96,7 +98,7 @@ open class AutoFooter: RefreshFooter {
         switch state {
         case .refreshing:
             executeRefreshingCallback()
-        case .idle, .noMoreData:
+        case .idle, .noMoreData, .failed:
             if old == .refreshing || old == .finished || old == .willRefresh {
                 pullingPercent = 0
                 executeEndCompletion()
@@ -108,7 +110,7 @@ open class AutoFooter: RefreshFooter {
 
     /// A tap on the footer's text loads, whatever the drag count (MJ PR #1529).
     func beginRefreshingFromTap() {
-        guard state == .idle else { return }
+        guard state == .idle || state == .failed else { return }
         beginRefreshing()
     }
 }

@@ -22,6 +22,7 @@ open class AutoStateFooter: AutoFooter, StateTitled {
             case .refreshing, .willRefresh: return .autoFooterRefreshing
             case .noMoreData: return .footerNoMoreData
             case .finished: return StateTitles.finishedKey(result, success: .footerFinished, failure: .footerFailed)
+            case .failed: return .footerRetryTap
             }
         }
     }
@@ -35,7 +36,7 @@ open class AutoStateFooter: AutoFooter, StateTitled {
     var isTextHidden: Bool { stateLabel.isHidden || refreshingTitleHidden }
 
     open override func handleTap(at point: Point) -> Bool {
-        guard !stateLabel.isHidden, stateLabel.frame.contains(point), state == .idle else { return false }
+        guard !stateLabel.isHidden, stateLabel.frame.contains(point), state == .idle || state == .failed else { return false }
         beginRefreshingFromTap()
         return true
     }

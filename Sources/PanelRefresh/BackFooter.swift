@@ -14,7 +14,7 @@ open class BackFooter: RefreshFooter {
 
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
-        if state == .idle && blockedByHeader { return }
+        if (state == .idle || state == .failed) && blockedByHeader { return }
         pull.offsetDidChange(self, extent: height, trigger: height)
     }
 

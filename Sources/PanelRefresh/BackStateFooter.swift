@@ -15,6 +15,7 @@ open class BackStateFooter: BackFooter, StateTitled {
             case .refreshing, .willRefresh: return .backFooterRefreshing
             case .noMoreData: return .footerNoMoreData
             case .finished: return StateTitles.finishedKey(result, success: .footerFinished, failure: .footerFailed)
+            case .failed: return .footerRetryPull
             }
         }
     }

@@ -66,12 +66,12 @@ enum ArrowSpinner {
             }
         }
         switch state {
-        case .idle, .noMoreData:
+        case .idle, .noMoreData, .failed:
             if old == .refreshing || old == .finished {
                 arrow.rotation = idleRotation
                 let fade = { [weak spinner, weak arrow, weak owner] (_: Bool) in
                     guard let spinner, let arrow, let owner else { return }
-                    guard owner.state == .idle || owner.state == .noMoreData else { return }
+                    guard owner.state == .idle || owner.state == .noMoreData || owner.state == .failed else { return }
                     spinner.alpha = 1
                     spinner.stopAnimating()
                     arrow.isHidden = owner.state == .noMoreData

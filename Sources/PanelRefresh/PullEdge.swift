@@ -124,7 +124,7 @@ struct EdgePull {
         }
         if sv.isDragging {
             c.pullingPercent = percent
-            if c.state == .idle && revealed > trigger {
+            if (c.state == .idle || c.state == .failed) && revealed > trigger {
                 c.setState(.pulling)
             } else if c.state == .pulling && revealed <= trigger {
                 c.setState(.idle)
@@ -151,7 +151,7 @@ struct EdgePull {
         switch c.state {
         case .refreshing:
             open(c, extent: extent)
-        case .idle, .noMoreData:
+        case .idle, .noMoreData, .failed:
             if old == .refreshing || old == .finished {
                 close(c)
             } else if old == .willRefresh {

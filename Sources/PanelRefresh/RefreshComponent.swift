@@ -152,7 +152,7 @@ open class RefreshComponent: View, ScrollViewObserver {
                 setState(stateAfterFinished)
             }
             return true
-        case .idle, .pulling, .noMoreData, .finished:
+        case .idle, .pulling, .noMoreData, .finished, .failed:
             return false
         }
     }
@@ -164,8 +164,16 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// Set by `enterNoMoreData`: the refresh under way ends in `noMoreData`, not `idle`.
     private var endsInNoMoreData = false
 
-    /// The state the component settles in after a refresh.
-    private var stateAfterFinished: RefreshState { endsInNoMoreData ? .noMoreData : .idle }
+    /// The state the component settles in after a refresh: a footer whose load failed stays
+    /// `failed` (`keepsFailure`).
+    private var stateAfterFinished: RefreshState {
+        if endsInNoMoreData { return .noMoreData }
+        if keepsFailure, let lastResult, !lastResult.isSuccess { return .failed }
+        return .idle
+    }
+
+    /// Whether a failed refresh settles in `failed` (footers) or `idle` (headers, trailers).
+    var keepsFailure: Bool { false }
 
     /// Footers and trailers: end (if refreshing) and stay in `noMoreData` until
     /// `leaveNoMoreData()`. Returns false if already there.
@@ -180,7 +188,7 @@ open class RefreshComponent: View, ScrollViewObserver {
             // The result on show stays for its time, then the component settles in noMoreData.
             endsInNoMoreData = true
             return true
-        case .idle, .pulling:
+        case .idle, .pulling, .failed:
             setState(.noMoreData)
             completion?()
             return true

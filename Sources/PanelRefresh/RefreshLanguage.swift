@@ -47,6 +47,9 @@ public enum RefreshTextKey: String, Sendable, Hashable, CaseIterable {
     case autoFooterIdle, autoFooterRefreshing
     case backFooterIdle, backFooterPulling, backFooterRefreshing
     case footerNoMoreData, footerFinished, footerFailed
+    /// The persistent failed state of an auto footer (a tap or a new drag retries) and of a
+    /// back footer (a new pull retries).
+    case footerRetryTap, footerRetryPull
     case trailerIdle, trailerPulling, trailerRefreshing, trailerNoMoreData
     /// Prefix of the last-updated line.
     case lastUpdated

@@ -1,4 +1,4 @@
-/// The states of a refresh component: MJRefresh's five, plus `finished`.
+/// The states of a refresh component: MJRefresh's five, plus `finished` and `failed`.
 public enum RefreshState: String, Sendable, Hashable, CaseIterable {
     /// At rest ("Pull down to refresh").
     case idle
@@ -14,6 +14,10 @@ public enum RefreshState: String, Sendable, Hashable, CaseIterable {
     /// The refresh ended and its result (success or failure) is shown for
     /// `finishedDisplayDuration` seconds before the component closes (trap T10).
     case finished
+    /// Footers: the last load failed, and the footer says so ("Could not load. Tap to
+    /// retry.") until a tap, a new drag (auto footer) or a new pull (back footer) retries.
+    /// Otherwise it behaves as `idle`.
+    case failed
 }
 
 /// How a refresh ended, shown in the `finished` state.

@@ -125,7 +125,9 @@ final class GifFrames {
         switch mode {
         case .scrubIdle:
             view.isHidden = c.state == .noMoreData
-            show(c.state == .willRefresh ? .refreshing : c.state, percent: c.pullingPercent)
+            // A failed footer shows its idle frames (the label says what failed).
+            let shown: RefreshState = c.state == .willRefresh ? .refreshing : (c.state == .failed ? .idle : c.state)
+            show(shown, percent: c.pullingPercent)
         case .refreshingOnly:
             let open = c.state == .refreshing || c.state == .willRefresh
             view.isHidden = !open

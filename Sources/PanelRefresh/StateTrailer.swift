@@ -10,7 +10,7 @@ open class StateTrailer: Trailer, StateTitled {
         addSubview(stateLabel)
         titles = StateTitles(label: stateLabel) { state, result in
             switch state {
-            case .idle: return .trailerIdle
+            case .idle, .failed: return .trailerIdle
             case .pulling: return .trailerPulling
             case .refreshing, .willRefresh: return .trailerRefreshing
             case .noMoreData: return .trailerNoMoreData

@@ -216,3 +216,101 @@ struct ScrollToTopTests {
         #expect(stage.list.contentOffset.y == 0, "not animated: at once")
     }
 }
+
+@MainActor
+@Suite("A failed load that stays")
+struct FailedLoadTests {
+    @Test("auto footer: a failed load stays failed (\"Tap to retry\"), no automatic retry in the same drag; a tap retries")
+    func autoFooterTap() {
+        let stage = RefreshStage(rows: 30)
+        let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
+        var attempts = 0
+        stage.onRefresh["footer"] = { [unowned footer] in
+            attempts += 1
+            if attempts == 1 { footer.endRefreshing(result: .failure("offline")) }
+        }
+        stage.list.contentOffset = Point(x: 0, y: 1100)
+        stage.drag(from: 440, to: 40, duration: 0.4, hold: 0.1)
+        #expect(attempts == 1)
+        #expect(footer.state == .failed)
+        #expect(footer.stateLabel.text == "Could not load. Tap to retry.")
+        stage.settle()
+        #expect(footer.state == .failed, "stays until retried")
+        #expect(attempts == 1, "no automatic retry as the content settles at the end")
+        // A tap on the footer retries.
+        let footerY = footer.frame.minY - stage.list.contentOffset.y + footer.height / 2
+        #expect(footerY > 400 && footerY < 480, "the footer is on screen at \(footerY)")
+        var tap = GestureScript(start: stage.clock.now + 0.1)
+        tap.tap(at: Point(x: 400, y: footerY))
+        stage.scene.play(tap.frames)
+        #expect(attempts == 2)
+        #expect(footer.state == .refreshing)
+    }
+
+    @Test("auto footer: a new drag retries a failed load; a result dwell shows the failure first")
+    func autoFooterDrag() {
+        let stage = RefreshStage(rows: 30)
+        let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
+        footer.finishedDisplayDuration = 1
+        var attempts = 0
+        stage.onRefresh["footer"] = { [unowned footer] in
+            attempts += 1
+            if attempts == 1 { footer.endRefreshing(result: .failure("offline")) }
+        }
+        stage.list.contentOffset = Point(x: 0, y: 1100)
+        stage.drag(from: 440, to: 40, duration: 0.4, hold: 0.1)
+        #expect(footer.state == .finished)
+        #expect(footer.stateLabel.text == "Could not load more")
+        stage.settle()
+        #expect(footer.state == .failed)
+        stage.drag(from: 300, to: 100, duration: 0.2)
+        stage.settle()
+        #expect(attempts == 2, "the new drag retried")
+        #expect(footer.state == .refreshing)
+    }
+
+    @Test("back footer: a failed load stays (\"Pull up to retry\") until a new pull past the trigger")
+    func backFooter() {
+        let stage = RefreshStage(rows: 30)
+        let footer = stage.attach(footer: BackNormalFooter(localizer: RefreshLocalizer()))
+        var attempts = 0
+        stage.onRefresh["footer"] = { [unowned footer] in
+            attempts += 1
+            if attempts == 1 { footer.endRefreshing(result: .failure("offline")) }
+        }
+        stage.list.contentOffset = stage.list.maximumContentOffset
+        stage.settle()
+        stage.pullUp(300)
+        stage.settle()
+        #expect(attempts == 1)
+        #expect(footer.state == .failed)
+        #expect(footer.stateLabel.text == "Could not load. Pull up to retry.")
+        stage.pullUp(20)
+        stage.settle()
+        #expect(footer.state == .failed, "a pull short of the trigger leaves it failed")
+        stage.pullUp(300)
+        stage.settle()
+        #expect(attempts == 2)
+        #expect(footer.state == .refreshing)
+    }
+
+    @Test("no-more-data and explicit begins work from the failed state; every language has the retry texts")
+    func fromFailed() {
+        let stage = RefreshStage(rows: 30)
+        let footer = stage.attach(footer: AutoNormalFooter(localizer: RefreshLocalizer()))
+        footer.beginRefreshing()
+        footer.endRefreshing(result: .failure(nil))
+        #expect(footer.state == .failed)
+        #expect(footer.endRefreshingWithNoMoreData())
+        #expect(footer.state == .noMoreData)
+        footer.resetNoMoreData()
+        footer.beginRefreshing()
+        footer.endRefreshing(result: .failure(nil))
+        #expect(footer.beginRefreshing(), "an explicit begin retries")
+        let localizer = RefreshLocalizer()
+        for language in RefreshLanguage.allCases where language != .english {
+            #expect(localizer.text(.footerRetryTap, in: language) != localizer.text(.footerRetryTap, in: .english))
+            #expect(localizer.text(.footerRetryPull, in: language) != localizer.text(.footerRetryTap, in: language))
+        }
+    }
+}

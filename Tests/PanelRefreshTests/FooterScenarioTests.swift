@@ -95,6 +95,8 @@ struct FooterScenarioTests {
     func autoTriggerTimes(times: Int) {
         let (stage, footer) = autoStage()
         footer.autoTriggerTimes = times
+        // MJRefresh has no failed state: a failure goes back to idle, as there.
+        footer.keepsFailedState = false
         // Each load fails at once: the content stays the same.
         stage.onRefresh["footer"] = { [unowned footer] in footer.endRefreshing(result: .failure("offline")) }
         stage.list.contentOffset = Point(x: 0, y: 1100)
