@@ -15,7 +15,7 @@ open class BackFooter: RefreshFooter {
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
         if (state == .idle || state == .failed) && blockedByHeader { return }
-        pull.offsetDidChange(self, extent: height, trigger: height)
+        pull.offsetDidChange(self, extent: height, trigger: triggerDistance ?? height)
     }
 
     open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {

@@ -7,6 +7,11 @@ open class RefreshFooter: RefreshComponent {
 
     /// Height, points; also the trigger distance of the back footer.
     public var height: Double = RefreshFooter.defaultHeight { didSet { heightDidChange(from: oldValue) } }
+    /// Back footer: pull distance past the end that arms it; nil: `height`. (The auto footer
+    /// triggers by how much of it shows: `triggerAutomaticallyRefreshPercent`.)
+    public var triggerDistance: Double?
+    /// Largest overscroll past the end, points; nil: the rubber band only.
+    public var maxDragDistance: Double? { didSet { scrollView?.maximumOverscroll.bottom = maxDragDistance ?? .infinity } }
     /// Moves the footer down by this much, past a bottom inset the app keeps for itself.
     public var ignoredScrollViewContentInsetBottom: Double = 0 { didSet { placeComponent() } }
     /// Hide the footer while the list has no rows (trap T9).
@@ -59,8 +64,14 @@ open class RefreshFooter: RefreshComponent {
     open override func didAttach(to scrollView: ScrollView) {
         super.didAttach(to: scrollView)
         scrollView.alwaysBounceVertical = true
+        scrollView.maximumOverscroll.bottom = maxDragDistance ?? .infinity
         placeComponent()
         applyHidingRules()
+    }
+
+    open override func willDetach(from scrollView: ScrollView) {
+        super.willDetach(from: scrollView)
+        if maxDragDistance != nil { scrollView.maximumOverscroll.bottom = .infinity }
     }
 
     open override func scrollViewContentSizeDidChange(_ change: Change<Size>) {

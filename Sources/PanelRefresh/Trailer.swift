@@ -5,8 +5,12 @@ open class Trailer: RefreshComponent {
     /// MJRefreshTrailWidth: 60 points.
     public static let defaultWidth: Double = 60
 
-    /// Width, points; also the trigger distance.
+    /// Width, points; also the trigger distance unless `triggerDistance` is set.
     public var width: Double = Trailer.defaultWidth { didSet { placeComponent() } }
+    /// Pull distance (points past the right end) that arms the trailer; nil: `width`.
+    public var triggerDistance: Double?
+    /// Largest overscroll past the right end, points; nil: the rubber band only.
+    public var maxDragDistance: Double? { didSet { scrollView?.maximumOverscroll.right = maxDragDistance ?? .infinity } }
     /// Moves the trailer right by this much.
     public var ignoredScrollViewContentInsetRight: Double = 0 { didSet { placeComponent() } }
 
@@ -32,7 +36,13 @@ open class Trailer: RefreshComponent {
         // MJRefreshTrailer.willMoveToSuperview: horizontal bounce only.
         scrollView.alwaysBounceHorizontal = true
         scrollView.alwaysBounceVertical = false
+        scrollView.maximumOverscroll.right = maxDragDistance ?? .infinity
         placeComponent()
+    }
+
+    open override func willDetach(from scrollView: ScrollView) {
+        super.willDetach(from: scrollView)
+        if maxDragDistance != nil { scrollView.maximumOverscroll.right = .infinity }
     }
 
     func placeComponent() {
@@ -54,7 +64,7 @@ open class Trailer: RefreshComponent {
 
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
-        pull.offsetDidChange(self, extent: width, trigger: width)
+        pull.offsetDidChange(self, extent: width, trigger: triggerDistance ?? width)
     }
 
     open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {

@@ -314,3 +314,70 @@ struct FailedLoadTests {
         }
     }
 }
+
+@MainActor
+@Suite("Trigger distance and maximum drag beyond the header")
+struct EdgeOptionTests {
+    /// The back footer's pull past the end, in displayed points, at the finger's deepest.
+    func backPull(trigger: Double?, maxDrag: Double?) -> (state: RefreshState, overscroll: Double) {
+        let stage = RefreshStage(rows: 30)
+        let footer = stage.attach(footer: BackNormalFooter(localizer: RefreshLocalizer()))
+        footer.triggerDistance = trigger
+        footer.maxDragDistance = maxDrag
+        stage.list.contentOffset = stage.list.maximumContentOffset
+        stage.settle()
+        stage.pullUp(200, lift: false)
+        return (footer.state, stage.list.contentOffset.y - stage.list.maximumContentOffset.y)
+    }
+
+    @Test("back footer: a trigger distance apart from the height, and a cap on the pull")
+    func backFooter() {
+        let plain = backPull(trigger: nil, maxDrag: nil)
+        #expect(plain.state == .pulling, "the default trigger is the height (44)")
+        #expect(plain.overscroll > 60)
+        let far = backPull(trigger: plain.overscroll + 20, maxDrag: nil)
+        #expect(far.state == .idle, "the same pull is short of a longer trigger")
+        let capped = backPull(trigger: nil, maxDrag: 50)
+        #expect(capped.overscroll <= 50.001)
+        #expect(capped.state == .pulling)
+    }
+
+    @Test("trailer: a trigger distance apart from the width, a cap on the pull, and a result dwell")
+    func trailer() {
+        func pull(trigger: Double?, maxDrag: Double?, dwell: Double = 0) -> (Trailer, ScrollView, Scene) {
+            let scene = Scene(size: Size(width: 800, height: 480))
+            let scroll = ScrollView(frame: Rect(x: 0, y: 0, width: 800, height: 480), animator: scene.animator)
+            scroll.contentSize = Size(width: 1600, height: 480)
+            scene.screen.rootView.addSubview(scroll)
+            scene.dispatcher.scrollView = scroll
+            let trailer = NormalTrailer(localizer: RefreshLocalizer())
+            trailer.triggerDistance = trigger
+            trailer.maxDragDistance = maxDrag
+            trailer.finishedDisplayDuration = dwell
+            scroll.trailer = trailer
+            scene.frame()
+            scroll.contentOffset = Point(x: 800, y: 0)
+            var script = GestureScript(start: 0.5)
+            script.drag(from: Point(x: 700, y: 240), to: Point(x: 300, y: 240), duration: 0.4, hold: 0.1, lift: false)
+            scene.play(script.frames)
+            return (trailer, scroll, scene)
+        }
+        let (plain, plainScroll, _) = pull(trigger: nil, maxDrag: nil)
+        let over = plainScroll.contentOffset.x - 800
+        #expect(plain.state == .pulling && over > 60)
+        #expect(pull(trigger: over + 20, maxDrag: nil).0.state == .idle)
+        let (capped, cappedScroll, _) = pull(trigger: nil, maxDrag: 40)
+        #expect(cappedScroll.contentOffset.x - 800 <= 40.001)
+        #expect(capped.state == .idle, "capped below the 60-point width: never armed")
+        let (dwelling, _, scene) = pull(trigger: nil, maxDrag: nil, dwell: 1)
+        var lift = GestureScript(start: scene.clock.now + 0.05)
+        lift.drag(from: Point(x: 300, y: 240), to: Point(x: 300, y: 240), duration: 0.01)
+        scene.dispatcher.cancelAll(at: scene.clock.now)
+        dwelling.beginRefreshing()
+        scene.wait(0.5)
+        dwelling.endRefreshing()
+        #expect(dwelling.state == .finished, "finishedDisplayDuration works on the trailer too")
+        scene.wait(1.5)
+        #expect(dwelling.state == .idle)
+    }
+}
