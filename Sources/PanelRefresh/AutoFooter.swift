@@ -103,7 +103,7 @@ open class AutoFooter: RefreshFooter {
                 pullingPercent = 0
                 executeEndCompletion()
             }
-        case .pulling, .willRefresh, .finished:
+        case .pulling, .willRefresh, .finished, .releaseToTwoLevel, .twoLevel:
             break
         }
     }

@@ -18,7 +18,7 @@ open class AutoStateFooter: AutoFooter, StateTitled {
         addSubview(stateLabel)
         titles = StateTitles(label: stateLabel) { state, result in
             switch state {
-            case .idle, .pulling: return .autoFooterIdle
+            case .idle, .pulling, .releaseToTwoLevel, .twoLevel: return .autoFooterIdle
             case .refreshing, .willRefresh: return .autoFooterRefreshing
             case .noMoreData: return .footerNoMoreData
             case .finished: return StateTitles.finishedKey(result, success: .footerFinished, failure: .footerFailed)

@@ -10,8 +10,8 @@ open class BackStateFooter: BackFooter, StateTitled {
         addSubview(stateLabel)
         titles = StateTitles(label: stateLabel) { state, result in
             switch state {
-            case .idle: return .backFooterIdle
-            case .pulling: return .backFooterPulling
+            case .idle, .twoLevel: return .backFooterIdle
+            case .pulling, .releaseToTwoLevel: return .backFooterPulling
             case .refreshing, .willRefresh: return .backFooterRefreshing
             case .noMoreData: return .footerNoMoreData
             case .finished: return StateTitles.finishedKey(result, success: .footerFinished, failure: .footerFailed)

@@ -66,7 +66,7 @@ enum ArrowSpinner {
             }
         }
         switch state {
-        case .idle, .noMoreData, .failed:
+        case .idle, .noMoreData, .failed, .twoLevel:
             if old == .refreshing || old == .finished {
                 arrow.rotation = idleRotation
                 let fade = { [weak spinner, weak arrow, weak owner] (_: Bool) in
@@ -88,7 +88,7 @@ enum ArrowSpinner {
                 arrow.isHidden = state == .noMoreData
                 rotate(idleRotation, owner.fastAnimationDuration)
             }
-        case .pulling:
+        case .pulling, .releaseToTwoLevel:
             spinner.stopAnimating()
             arrow.isHidden = false
             rotate(pullingRotation, owner.fastAnimationDuration)

@@ -152,14 +152,14 @@ struct EdgePull {
         case .refreshing:
             open(c, extent: extent)
         case .idle, .noMoreData, .failed:
-            if old == .refreshing || old == .finished {
+            if old == .refreshing || old == .finished || old == .twoLevel {
                 close(c)
             } else if old == .willRefresh {
                 // Ended before it ever opened: nothing to animate.
                 c.pullingPercent = 0
                 c.executeEndCompletion()
             }
-        case .pulling, .willRefresh, .finished:
+        case .pulling, .willRefresh, .finished, .releaseToTwoLevel, .twoLevel:
             break
         }
     }

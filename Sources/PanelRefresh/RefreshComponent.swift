@@ -115,7 +115,7 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// - Parameter completion: runs once, after `refreshingAction` of this refresh.
     @discardableResult
     public func beginRefreshing(completion: Action? = nil) -> Bool {
-        guard !isRefreshing, state != .noMoreData else { return false }
+        guard !isRefreshing, state != .noMoreData, state != .twoLevel else { return false }
         oneShotBeginCompletion = completion
         // The previous refresh's close (if still running) will not complete.
         oneShotEndCompletion = nil
@@ -152,7 +152,7 @@ open class RefreshComponent: View, ScrollViewObserver {
                 setState(stateAfterFinished)
             }
             return true
-        case .idle, .pulling, .noMoreData, .finished, .failed:
+        case .idle, .pulling, .noMoreData, .finished, .failed, .releaseToTwoLevel, .twoLevel:
             return false
         }
     }
@@ -192,6 +192,9 @@ open class RefreshComponent: View, ScrollViewObserver {
             setState(.noMoreData)
             completion?()
             return true
+        case .releaseToTwoLevel, .twoLevel:
+            // Headers only; footers and trailers never get there.
+            return false
         }
     }
 

@@ -53,6 +53,7 @@ open class RefreshHeader: RefreshComponent {
         let x = -(scrollView?.adjustedContentInset.left ?? 0)
         let width = scrollView?.frame.width ?? frame.width
         frame = Rect(x: x, y: -height - ignoredScrollViewContentInsetTop, width: width, height: height)
+        placeTwoLevelView()
     }
 
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
@@ -61,12 +62,107 @@ open class RefreshHeader: RefreshComponent {
             resetInset()
             return
         }
+        if state == .twoLevel { return }
+        if trackTwoLevelPull() { return }
         pull.offsetDidChange(self, extent: height, trigger: triggerDistance ?? height)
     }
 
     open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
         super.scrollViewPanStateDidChange(change)
-        pull.panStateDidChange(self, change)
+        switch (state, change.new) {
+        case (.releaseToTwoLevel, .ended):
+            openTwoLevel()
+        case (.releaseToTwoLevel, .cancelled):
+            setState(.idle)
+        case (.twoLevel, .ended), (.twoLevel, .cancelled):
+            twoLevelReleased()
+        default:
+            pull.panStateDidChange(self, change)
+        }
+    }
+
+    // MARK: The second floor (SmartRefreshLayout's TwoLevelHeader, pull_to_refresh's twoLevel)
+
+    /// The page a pull past `twoLevelTriggerDistance` opens over the whole screen; nil: no
+    /// second floor. It sits above the header (its bottom on the header's top edge), so the
+    /// pull reveals it.
+    public var twoLevelView: View? {
+        didSet {
+            oldValue?.removeFromSuperview()
+            if let twoLevelView { addSubview(twoLevelView) }
+            placeTwoLevelView()
+        }
+    }
+    /// Pull distance that arms the second floor, points; nil: 2.5 times the trigger distance
+    /// (SmartRefreshLayout's `srlFloorRage` default).
+    public var twoLevelTriggerDistance: Double?
+    /// How far a push up must move the open second floor before releasing closes it, points.
+    public var twoLevelCloseDistance: Double = 60
+    /// Hears the second floor opening and closing.
+    public var twoLevelHandler: ((_ open: Bool) -> Void)?
+
+    var effectiveTwoLevelTrigger: Double { twoLevelTriggerDistance ?? 2.5 * (triggerDistance ?? height) }
+
+    private func placeTwoLevelView() {
+        guard let twoLevelView else { return }
+        let page = scrollView.map { Size(width: $0.frame.width, height: $0.frame.height) } ?? Size(width: frame.width, height: frame.height)
+        twoLevelView.frame = Rect(x: 0, y: -page.height, width: page.width, height: page.height)
+    }
+
+    /// While dragging with a second floor: pulling ⇄ releaseToTwoLevel past its threshold.
+    /// Returns whether it handled the change.
+    private func trackTwoLevelPull() -> Bool {
+        guard twoLevelView != nil, let sv = scrollView, sv.isDragging,
+              state == .pulling || state == .releaseToTwoLevel else { return false }
+        let revealed = -(sv.contentOffset.y + scrollViewOriginalInset.top)
+        if revealed > effectiveTwoLevelTrigger {
+            pullingPercent = revealed / height
+            if state == .pulling { setState(.releaseToTwoLevel) }
+            return true
+        }
+        if state == .releaseToTwoLevel { setState(.pulling) }
+        return false
+    }
+
+    /// The content's offset with the second floor open.
+    private var twoLevelOffset: Double {
+        -(scrollViewOriginalInset.top + (scrollView?.frame.height ?? 0))
+    }
+
+    /// Opens the second floor: the content slides down by a whole screen. Returns false
+    /// without a `twoLevelView`, while refreshing, or when already open.
+    @discardableResult
+    public func openTwoLevel() -> Bool {
+        guard twoLevelView != nil, let sv = scrollView, !isRefreshing, state != .twoLevel else { return false }
+        placeTwoLevelView()
+        setState(.twoLevel)
+        sv.setComponentInset(EdgeInsets(top: sv.frame.height), for: self)
+        let target = Point(x: sv.contentOffset.x, y: twoLevelOffset)
+        let duration = ScrollView.scrollDuration(distance: target.y - sv.contentOffset.y, viewport: sv.frame.height,
+                                                 base: fastAnimationDuration)
+        if !sv.isDragging { sv.setContentOffset(target, duration: duration, curve: .easeInOut) }
+        twoLevelHandler?(true)
+        return true
+    }
+
+    /// Closes the second floor: the content slides back up. Returns false when it is not open.
+    @discardableResult
+    public func closeTwoLevel() -> Bool {
+        guard state == .twoLevel else { return false }
+        setState(.idle)
+        twoLevelHandler?(false)
+        return true
+    }
+
+    /// A finger lifted from the open second floor: pushed up far enough, it closes; else the
+    /// page settles back open.
+    private func twoLevelReleased() {
+        guard let sv = scrollView else { return }
+        if sv.contentOffset.y - twoLevelOffset > twoLevelCloseDistance {
+            closeTwoLevel()
+        } else {
+            sv.setContentOffset(Point(x: sv.contentOffset.x, y: twoLevelOffset), duration: fastAnimationDuration)
+        }
     }
 
     open override func scrollViewContentInsetDidChange(_ change: Change<EdgeInsets>) {

@@ -50,6 +50,8 @@ public enum RefreshTextKey: String, Sendable, Hashable, CaseIterable {
     /// The persistent failed state of an auto footer (a tap or a new drag retries) and of a
     /// back footer (a new pull retries).
     case footerRetryTap, footerRetryPull
+    /// A header pulled past its second threshold: releasing opens the second floor.
+    case headerReleaseToTwoLevel
     case trailerIdle, trailerPulling, trailerRefreshing, trailerNoMoreData
     /// Prefix of the last-updated line.
     case lastUpdated

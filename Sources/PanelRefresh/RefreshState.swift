@@ -1,4 +1,5 @@
-/// The states of a refresh component: MJRefresh's five, plus `finished` and `failed`.
+/// The states of a refresh component: MJRefresh's five, plus `finished`, `failed` and the
+/// header's second floor (`releaseToTwoLevel`, `twoLevel`).
 public enum RefreshState: String, Sendable, Hashable, CaseIterable {
     /// At rest ("Pull down to refresh").
     case idle
@@ -18,6 +19,12 @@ public enum RefreshState: String, Sendable, Hashable, CaseIterable {
     /// retry.") until a tap, a new drag (auto footer) or a new pull (back footer) retries.
     /// Otherwise it behaves as `idle`.
     case failed
+    /// Headers with a second floor (`twoLevelView`): pulled past `twoLevelTriggerDistance`;
+    /// releasing opens the second floor ("Release to open").
+    case releaseToTwoLevel
+    /// Headers: the second floor is open over the whole screen until a push up or
+    /// `closeTwoLevel()`.
+    case twoLevel
 }
 
 /// How a refresh ended, shown in the `finished` state.

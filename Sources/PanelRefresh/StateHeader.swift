@@ -20,7 +20,8 @@ open class StateHeader: RefreshHeader, StateTitled {
         addSubview(lastUpdatedTimeLabel)
         titles = StateTitles(label: stateLabel) { state, result in
             switch state {
-            case .idle, .noMoreData, .failed: return .headerIdle
+            case .idle, .noMoreData, .failed, .twoLevel: return .headerIdle
+            case .releaseToTwoLevel: return .headerReleaseToTwoLevel
             case .pulling: return .headerPulling
             case .refreshing, .willRefresh: return .headerRefreshing
             case .finished: return StateTitles.finishedKey(result, success: .headerFinished, failure: .headerFailed)

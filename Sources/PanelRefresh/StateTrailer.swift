@@ -10,8 +10,8 @@ open class StateTrailer: Trailer, StateTitled {
         addSubview(stateLabel)
         titles = StateTitles(label: stateLabel) { state, result in
             switch state {
-            case .idle, .failed: return .trailerIdle
-            case .pulling: return .trailerPulling
+            case .idle, .failed, .twoLevel: return .trailerIdle
+            case .pulling, .releaseToTwoLevel: return .trailerPulling
             case .refreshing, .willRefresh: return .trailerRefreshing
             case .noMoreData: return .trailerNoMoreData
             case .finished: return StateTitles.finishedKey(result, success: .footerFinished, failure: .footerFailed)
