@@ -17,6 +17,20 @@ public enum Appearance {
             header = gif
         }
         for label in [header.stateLabel, header.lastUpdatedTimeLabel] { style(label, c) }
+        if let path = c.twoLevelImage {
+            // Read now: a missing or broken file is a configuration error, not a blank floor.
+            let image: Surface
+            do {
+                image = try PNG.read(path: path)
+            } catch {
+                throw ConfigurationError(file: "", line: 0, message: "appearance.two-level: \(error)")
+            }
+            let page = ImageView()
+            page.image = ImageReference(name: path, size: Size(width: Double(image.width), height: Double(image.height)))
+            page.contentMode = .scaleAspectFit
+            page.backgroundColor = .black
+            header.twoLevelView = page
+        }
         header.triggerDistance = c.triggerDistance
         header.maxDragDistance = c.maxDragDistance
         header.automaticallyChangeAlpha = c.headerAutoAlpha

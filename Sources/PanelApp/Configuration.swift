@@ -64,6 +64,8 @@ public struct Configuration: Sendable {
     public var header: HeaderStyle = .normal
     public var footer: FooterStyle = .autoNormal
     public var gifFrames: String?
+    /// A PNG shown as the header's second floor (two-level refresh); nil: off.
+    public var twoLevelImage: String?
     public var background = Color.white
     public var textColor = Color.black
     public var labelColor = Color(red: 90, green: 90, blue: 90)
@@ -274,6 +276,9 @@ public struct Configuration: Sendable {
             Key(section: "appearance", name: "header", doc: "normal, state or gif") { $0.header = try choice($1, HeaderStyle.self) },
             Key(section: "appearance", name: "footer", doc: "auto-normal, auto-state, auto-gif, back-normal, back-state or back-gif") { $0.footer = try choice($1, FooterStyle.self) },
             Key(section: "appearance", name: "gif-frames", doc: "folder of PNG frames for the gif styles: idle-*.png, pulling-*.png, refreshing-*.png") { $0.gifFrames = try path($1) },
+            Key(section: "appearance", name: "two-level", doc: "a PNG shown as the second floor: a pull past 2.5 times the trigger distance opens it over the whole screen, a push up closes it; empty: off") {
+                $0.twoLevelImage = $1.isEmpty ? nil : try path($1)
+            },
             Key(section: "appearance", name: "background", doc: "row background colour, #rrggbb") { $0.background = try color($1) },
             Key(section: "appearance", name: "text-color", doc: "row title colour, #rrggbb") { $0.textColor = try color($1) },
             Key(section: "appearance", name: "label-color", doc: "colour of the refresh texts and arrow, #rrggbb (MJRefresh's grey 5a5a5a)") { $0.labelColor = try color($1) },

@@ -124,19 +124,20 @@ open class RefreshHeader: RefreshComponent {
         return false
     }
 
-    /// The content's offset with the second floor open.
+    /// The content's offset with the second floor open: the page (a screen above the
+    /// header) fills the view, the header just below it.
     private var twoLevelOffset: Double {
-        -(scrollViewOriginalInset.top + (scrollView?.frame.height ?? 0))
+        -(scrollViewOriginalInset.top + (scrollView?.frame.height ?? 0) + height)
     }
 
-    /// Opens the second floor: the content slides down by a whole screen. Returns false
+    /// Opens the second floor: the content slides down by a screen and the header. Returns false
     /// without a `twoLevelView`, while refreshing, or when already open.
     @discardableResult
     public func openTwoLevel() -> Bool {
         guard twoLevelView != nil, let sv = scrollView, !isRefreshing, state != .twoLevel else { return false }
         placeTwoLevelView()
         setState(.twoLevel)
-        sv.setComponentInset(EdgeInsets(top: sv.frame.height), for: self)
+        sv.setComponentInset(EdgeInsets(top: sv.frame.height + height), for: self)
         let target = Point(x: sv.contentOffset.x, y: twoLevelOffset)
         let duration = ScrollView.scrollDuration(distance: target.y - sv.contentOffset.y, viewport: sv.frame.height,
                                                  base: fastAnimationDuration)

@@ -209,3 +209,51 @@ struct RefreshOptionTests {
         #expect(runtime.session.header.state == .idle)
     }
 }
+
+@MainActor
+@Suite("Second floor in the kiosk")
+struct TwoLevelKioskTests {
+    @Test("appearance.two-level: a long pull opens the PNG over the screen; the trace names twoLevel; a bad file is a configuration error")
+    func kiosk() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("two-level-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let png = dir + "/floor.png"
+        let picture = Surface(width: 40, height: 24)
+        Canvas(surface: picture).fill(Rect(x: 0, y: 0, width: 40, height: 24), color: Color(red: 200, green: 40, blue: 40))
+        try PNG.write(picture, to: png)
+        var configuration = Configuration()
+        configuration.stateDirectory = dir
+        try configuration.set("appearance.two-level", png)
+        // A portrait screen: the rubber band lets a finger show 2.5 header heights of pull.
+        let display = HeadlessDisplay(width: 400, height: 800)
+        let clock = ManualClock()
+        let runtime = try PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(),
+                                       notifier: RecordingNotifier(), source: { SampleItemSource(delay: 0.1, animator: $0) }, clock: clock)
+        var states: [String] = []
+        runtime.session.onTrace = { if case let .state(_, "header", _, to) = $0 { states.append(to.rawValue) } }
+        runtime.start()
+        func run(until end: Double) {
+            while let wake = runtime.nextWakeUp, wake <= end {
+                clock.advance(to: max(wake, clock.now + 1.0 / 60))
+                runtime.pump()
+            }
+            if clock.now < end { clock.advance(to: end) }
+        }
+        run(until: 2)
+        var script = GestureScript(start: clock.now + 0.1)
+        script.drag(from: Point(x: 200, y: 10), to: Point(x: 200, y: 790), duration: 0.5, hold: 0.2)
+        for frame in script.frames {
+            clock.advance(to: frame.timestamp)
+            runtime.handle([frame])
+        }
+        run(until: clock.now + 2)
+        #expect(runtime.session.header.state == .twoLevel)
+        #expect(states.contains("releaseToTwoLevel") && states.last == "twoLevel")
+        // The floor fills the screen: the picture, scaled to fit, is in the middle.
+        #expect(display.backSurface.pixel(x: 200, y: 400) == 0xffc8_2828)
+        var bad = Configuration()
+        try bad.set("appearance.two-level", dir + "/missing.png")
+        #expect(throws: ConfigurationError.self) { try Appearance.header(bad, localizer: RefreshLocalizer()) }
+    }
+}

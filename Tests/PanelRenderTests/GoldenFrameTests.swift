@@ -55,6 +55,32 @@ struct GoldenFrameTests {
         }
     }
 
+    @Test("two-level header: \"Release to open\" with the floor showing above it, then the floor open")
+    func twoLevel() throws {
+        let stage = try GoldenStage(size: Size(width: 400, height: 480))
+        let header = stage.header(NormalHeader(localizer: stage.localizer))
+        let page = View()
+        page.backgroundColor = Color(red: 24, green: 48, blue: 96)
+        let title = Label()
+        title.text = "Second floor"
+        title.textColor = .white
+        title.font = .bold(24)
+        title.alignment = .center
+        title.frame = Rect(x: 0, y: 200, width: 400, height: 40)
+        page.addSubview(title)
+        header.twoLevelView = page
+        header.setAnimationDisabled()
+        stage.pullDown(420)
+        #expect(header.state == .releaseToTwoLevel)
+        stage.scene.wait(0.3)
+        try stage.snapshot("two-level-release")
+        stage.scene.dispatcher.cancelAll(at: stage.scene.clock.now)
+        #expect(header.openTwoLevel())
+        stage.scene.wait(1)
+        #expect(stage.list.contentOffset.y == -534)
+        try stage.snapshot("two-level-open")
+    }
+
     @Test("gif header: idle frames scrubbed by the pull")
     func gif() throws {
         let stage = try GoldenStage()
