@@ -32,6 +32,7 @@ public enum Appearance {
             header.twoLevelView = page
         }
         header.triggerDistance = c.triggerDistance
+        header.twoLevelTriggerDistance = c.twoLevelDistance
         header.maxDragDistance = c.maxDragDistance
         header.automaticallyChangeAlpha = c.headerAutoAlpha
         return header

@@ -77,6 +77,8 @@ public struct Configuration: Sendable {
     public var triggerDistance: Double?
     /// Largest pull, points; nil: the rubber band only.
     public var maxDragDistance: Double?
+    /// Pull distance that arms the second floor, points; nil: 2.5 times the trigger distance.
+    public var twoLevelDistance: Double?
     /// The header fades in with the pull (MJRefresh's automaticallyChangeAlpha).
     public var headerAutoAlpha = false
     /// How much of an auto footer must show before it loads (1: all of it; below 0: earlier).
@@ -291,6 +293,10 @@ public struct Configuration: Sendable {
             Key(section: "refresh", name: "max-drag", doc: "largest pull the finger can make, points (1 to 2000); 0: no limit but the rubber band") {
                 let v = try number($1, 0...2000)
                 $0.maxDragDistance = v == 0 ? nil : v
+            },
+            Key(section: "refresh", name: "two-level-distance", doc: "pull distance that opens the second floor (appearance.two-level), points (1 to 2000); 0: 2.5 times the trigger distance") {
+                let v = try number($1, 0...2000)
+                $0.twoLevelDistance = v == 0 ? nil : v
             },
             Key(section: "refresh", name: "auto-alpha", doc: "the header fades in with the pull (true/false)") { $0.headerAutoAlpha = try boolean($1) },
             Key(section: "refresh", name: "footer-trigger-percent", doc: "how much of an auto footer must show before it loads, -10 to 1 (1: all of it; below 0: that many footer heights early)") {

@@ -167,6 +167,7 @@ struct RefreshOptionTests {
         [refresh]
         trigger-distance = 80
         max-drag = 200
+        two-level-distance = 300
         auto-alpha = true
         footer-trigger-percent = -0.5
         footer-trigger-times = -1
@@ -177,6 +178,7 @@ struct RefreshOptionTests {
         let localizer = RefreshLocalizer()
         let header = try Appearance.header(c, localizer: localizer)
         #expect(header.triggerDistance == 80 && header.maxDragDistance == 200 && header.automaticallyChangeAlpha)
+        #expect(header.twoLevelTriggerDistance == 300)
         let footer = try #require(try Appearance.footer(c, localizer: localizer) as? AutoFooter)
         #expect(footer.triggerAutomaticallyRefreshPercent == -0.5 && footer.autoTriggerTimes == -1 && footer.hidesWhenContentNotFull)
         #expect(c.resultSeconds == 1.5)
