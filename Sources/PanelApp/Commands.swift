@@ -73,16 +73,10 @@ public enum ReplayCommand {
         try checkRefreshSeconds(options)
         let scene = Scene(size: Size(width: Double(options.width), height: Double(options.height)))
         scene.screen.textMeasurer = fonts
-        // Every frame is drawn, as on the panel, through the program's one frame path.
-        let display = HeadlessDisplay(width: options.width, height: options.height)
         if let dir = options.framesDirectory {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            display.frameDirectory = dir
         }
-        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: monotonicNow)
-        var presentError: (any Error)?
-        driver.onError = { presentError = $0 }
-        scene.drawer = { driver.drawFrame() }
+        let frames = HeadlessFramePath(scene: scene, fonts: fonts, directory: options.framesDirectory)
         let source = SampleItemSource(delay: options.refreshSeconds, animator: scene.animator)
         let config = options.configuration ?? Configuration()
         let localizer = RefreshLocalizer(language: RefreshLanguage(code: config.locale ?? "en"))
@@ -91,7 +85,7 @@ public enum ReplayCommand {
                                    footer: try Appearance.footer(config, localizer: localizer))
         if options.configuration != nil { Appearance.styleRows(session.list, config) }
         session.onTrace = onTrace
-        session.renderSeconds = { driver.lastTiming?.renderSeconds }
+        session.renderSeconds = { frames.driver.lastTiming?.renderSeconds }
         session.showFirstPage()
         scene.frame()
         var configuration = TouchAssembler.Configuration(positionAxes: options.positionAxes ?? config.positionAxes)
@@ -116,8 +110,8 @@ public enum ReplayCommand {
         // Run on until every animation has settled (a refresh completes, the list stops).
         scene.settle(limit: max(30, options.refreshSeconds * 4))
         // A frame that could not be saved is a failed replay, not a silent gap.
-        if let presentError { throw presentError }
-        return Result(trace: session.trace, framesPresented: display.framesPresented)
+        try frames.check()
+        return Result(trace: session.trace, framesPresented: frames.display.framesPresented)
     }
 }
 
@@ -141,12 +135,8 @@ public enum DemoCommand {
         let scene = Scene(size: Size(width: Double(width), height: Double(height)))
         let fonts = try FontLibrary()
         scene.screen.textMeasurer = fonts
-        let display = HeadlessDisplay(width: width, height: height)
-        display.frameDirectory = framesDirectory
-        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: monotonicNow)
-        var presentError: (any Error)?
-        driver.onError = { presentError = $0 }
-        scene.drawer = { driver.drawFrame() }
+        let frames = HeadlessFramePath(scene: scene, fonts: fonts, directory: framesDirectory)
+        let display = frames.display
         // Frames at 30 Hz keep the folder and the animation small.
         scene.frameInterval = 1.0 / 30
         let source = SampleItemSource(pages: 3, delay: 1, animator: scene.animator)
@@ -187,10 +177,33 @@ public enum DemoCommand {
             scene.settle()
         }
         scene.wait(0.5)
-        if let presentError { throw presentError }
+        try frames.check()
         let files = try FileManager.default.contentsOfDirectory(atPath: framesDirectory).filter { $0.hasSuffix(".png") }.sorted()
         let animation = directory + "/demo.png"
         try AnimatedPNG.write(frames: files.map { framesDirectory + "/" + $0 }, delay: 1.0 / 30, to: animation)
         return Result(directory: directory, frames: files.count, animation: animation, trace: session.trace, moments: moments)
+    }
+}
+
+/// A scene drawn, as on the panel, through the program's one frame path onto a headless
+/// display (saving each frame into `directory` when given), remembering a frame that
+/// could not be presented: the demo and replays.
+@MainActor
+final class HeadlessFramePath {
+    let display: HeadlessDisplay
+    let driver: FrameDriver
+    private var error: (any Error)?
+
+    init(scene: Scene, fonts: FontLibrary, directory: String?) {
+        display = HeadlessDisplay(width: Int(scene.screen.size.width), height: Int(scene.screen.size.height))
+        display.frameDirectory = directory
+        driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: monotonicNow)
+        driver.onError = { [weak self] in self?.error = $0 }
+        scene.drawer = { [driver] in driver.drawFrame() }
+    }
+
+    /// Throws the last present failure, if there was one.
+    func check() throws {
+        if let error { throw error }
     }
 }

@@ -104,7 +104,7 @@ public final class ScanoutTarget {
             return
         }
         if format.bytesPerPixel == 4 {
-            storeTurned(rect, target: target, from: shadow, rotation: rotation)
+            storeTurned(target, from: shadow, rotation: rotation)
             return
         }
         // pixman maps destination pixels to source pixels (centres at +0.5): the inverse turn.
@@ -138,7 +138,7 @@ extension ScanoutTarget {
 
     /// A turned copy of 32-bit pixels: glass pixel (gx, gy) is picture pixel
     /// `first(gy) + gx * step`.
-    func storeTurned(_ rect: PixelRect, target: PixelRect, from shadow: Surface, rotation: Rotation) {
+    func storeTurned(_ target: PixelRect, from shadow: Surface, rotation: Rotation) {
         let source = UnsafePointer(shadow.pixels.assumingMemoryBound(to: UInt32.self))
         let sourceStride = shadow.stride / 4
         let destinationStride = stride / 4
@@ -181,7 +181,6 @@ extension ScanoutTarget {
             ty = tyEnd
         }
         panel_stream_fence()
-        _ = rect
     }
 }
 
