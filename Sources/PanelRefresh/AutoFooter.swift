@@ -11,18 +11,27 @@ open class AutoFooter: RefreshFooter {
     /// trigger before it shows (preloading).
     public var triggerAutomaticallyRefreshPercent: Double = 1
     /// Automatic loads allowed per drag; −1: unlimited. MJRefresh's default is 1.
-    public var autoTriggerTimes = 1 { didSet { rearm() } }
+    public var autoTriggerTimes = 1 { didSet { send(.settingsChanged) } }
     /// Also load on a pull-up release when the content is shorter than the view (MJ does).
     public var loadsWhenContentNotFull = true
 
-    private var leftTriggerTimes = 1
+    override class func makeMachine() -> any RefreshMachine {
+        AutoFooterMachine(settings: RefreshSettings(extent: defaultHeight, triggerDistance: defaultHeight))
+    }
+
+    override func makeSettings() -> RefreshSettings {
+        var settings = RefreshSettings(extent: height, triggerDistance: height)
+        fillCommonSettings(&settings)
+        settings.keepsFailure = keepsFailedState
+        settings.automaticallyRefresh = automaticallyRefresh
+        settings.autoTriggerTimes = autoTriggerTimes
+        return settings
+    }
 
     override func hiddenDidChange() {
         // Hidden, it gives back its inset; a refresh under way ends (MJ's setHidden:).
         applyInset()
-        if isHidden && (state == .refreshing || state == .willRefresh || state == .finished) {
-            setState(.idle)
-        }
+        if isHidden { send(.hidden) }
         placeComponent()
     }
 
@@ -47,29 +56,20 @@ open class AutoFooter: RefreshFooter {
         applyInset()
     }
 
-    private func rearm() { leftTriggerTimes = autoTriggerTimes }
-
-    /// An automatic trigger: counts against `autoTriggerTimes`.
-    private func trigger() {
-        guard leftTriggerTimes != 0, !blockedByHeader else { return }
-        if leftTriggerTimes > 0 { leftTriggerTimes -= 1 }
-        beginRefreshing()
-    }
-
     open override func scrollViewContentSizeDidChange(_ change: Change<Size>) {
         super.scrollViewContentSizeDidChange(change)
-        rearm()
+        send(.contentSizeChanged)
     }
 
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
-        guard state == .idle, automaticallyRefresh, frame.minY != 0, let sv = scrollView, isContentFull else { return }
+        guard frame.minY != 0, let sv = scrollView, isContentFull else { return }
         let inset = sv.adjustedContentInset
         let threshold = sv.contentSize.height - sv.frame.height + height * triggerAutomaticallyRefreshPercent
             + inset.bottom - height
         // Only while moving towards the end: not on the way back after a release.
         guard sv.contentOffset.y >= threshold, change.new.y > change.old.y else { return }
-        trigger()
+        send(.reachedEnd(blocked: blockedByHeader))
     }
 
     open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
@@ -77,40 +77,21 @@ open class AutoFooter: RefreshFooter {
         guard let sv = scrollView else { return }
         switch change.new {
         case .began:
-            rearm()
-            // A new drag retries a failed load: back to idle, so reaching the end loads again.
-            if state == .failed { setState(.idle) }
+            send(.panBegan)
         case .ended:
-            guard state == .idle else { return }
             let inset = sv.adjustedContentInset
+            let atEnd: Bool
             if !isContentFull {
-                if loadsWhenContentNotFull && sv.contentOffset.y > -inset.top { trigger() }
-            } else if sv.contentOffset.y >= sv.contentSize.height + inset.bottom - sv.frame.height {
-                trigger()
+                atEnd = loadsWhenContentNotFull && sv.contentOffset.y > -inset.top
+            } else {
+                atEnd = sv.contentOffset.y >= sv.contentSize.height + inset.bottom - sv.frame.height
             }
+            if atEnd { send(.releasedAtEnd(blocked: blockedByHeader)) }
         case .possible, .changed, .cancelled, .failed:
             break
         }
     }
 
-    open override func stateDidChange(from old: RefreshState) {
-        super.stateDidChange(from: old)
-        switch state {
-        case .refreshing:
-            executeRefreshingCallback()
-        case .idle, .noMoreData, .failed:
-            if old == .refreshing || old == .finished || old == .willRefresh {
-                pullingPercent = 0
-                executeEndCompletion()
-            }
-        case .pulling, .willRefresh, .finished, .releaseToTwoLevel, .twoLevel:
-            break
-        }
-    }
-
     /// A tap on the footer's text loads, whatever the drag count (MJ PR #1529).
-    func beginRefreshingFromTap() {
-        guard state == .idle || state == .failed else { return }
-        beginRefreshing()
-    }
+    func beginRefreshingFromTap() { send(.tapped) }
 }

@@ -12,19 +12,33 @@ open class BackFooter: RefreshFooter {
         frame = Rect(x: -sv.adjustedContentInset.left, y: y, width: sv.frame.width, height: height)
     }
 
+    override class func makeMachine() -> any RefreshMachine {
+        PullMachine(role: .backFooter, settings: RefreshSettings(extent: defaultHeight, triggerDistance: defaultHeight))
+    }
+
+    override func makeSettings() -> RefreshSettings {
+        var settings = RefreshSettings(extent: height, triggerDistance: triggerDistance ?? height)
+        fillCommonSettings(&settings)
+        settings.keepsFailure = keepsFailedState
+        return settings
+    }
+
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
-        if (state == .idle || state == .failed) && blockedByHeader { return }
-        pull.offsetDidChange(self, extent: height, trigger: triggerDistance ?? height)
+        send(.scrolled(pullSample(.bottom, blocked: blockedByHeader)))
     }
 
     open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
         super.scrollViewPanStateDidChange(change)
-        pull.panStateDidChange(self, change)
+        switch change.new {
+        case .ended: send(.panEnded)
+        case .cancelled: send(.panCancelled)
+        case .began: send(.panBegan)
+        case .possible, .changed, .failed: break
+        }
     }
 
-    open override func stateDidChange(from old: RefreshState) {
-        super.stateDidChange(from: old)
-        pull.stateDidChange(self, from: old, extent: height)
+    override func perform(_ action: RefreshAction) {
+        if !pull.perform(action, on: self, extent: height) { super.perform(action) }
     }
 }

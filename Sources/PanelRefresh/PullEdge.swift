@@ -99,78 +99,28 @@ enum PullEdge {
     }
 }
 
-/// The pull-and-release behaviour of a component on `edge`: tracking the pull while the
-/// finger is down, opening on release, closing after the end.
+extension RefreshComponent {
+    /// Where a pull on `edge` stands, for the machine.
+    func pullSample(_ edge: PullEdge, blocked: Bool = false) -> PullSample {
+        guard let sv = scrollView else { return PullSample(revealed: 0, dragging: false, blocked: blocked) }
+        let happen = edge.happenOffset(sv, original: scrollViewOriginalInset)
+        let revealed = edge.reveal(edge.offset(sv.contentOffset), happen: happen)
+        return PullSample(revealed: revealed, dragging: sv.isDragging, blocked: blocked)
+    }
+}
+
+/// The geometry of opening and closing a component on `edge` (the machine decides when).
 @MainActor
 struct EdgePull {
     let edge: PullEdge
 
-    /// Updates `pullingPercent` and the idle/pulling state from an offset change.
-    /// - Parameters: `extent` is the component's size along the axis, `trigger` the distance
-    ///   that arms it.
-    func offsetDidChange(_ c: RefreshComponent, extent: Double, trigger: Double) {
-        guard let sv = c.scrollView, extent > 0, c.state != .refreshing, c.state != .finished else { return }
-        let original = c.scrollViewOriginalInset
-        let happen = edge.happenOffset(sv, original: original)
-        let revealed = edge.reveal(edge.offset(sv.contentOffset), happen: happen)
-        guard revealed > 0 else {
-            if c.pullingPercent != 0 && !c.isRefreshing { c.pullingPercent = 0 }
-            return
-        }
-        let percent = revealed / extent
-        if c.state == .noMoreData {
-            c.pullingPercent = percent
-            return
-        }
-        if sv.isDragging {
-            c.pullingPercent = percent
-            if (c.state == .idle || c.state == .failed) && revealed > trigger {
-                c.setState(.pulling)
-            } else if c.state == .pulling && revealed <= trigger {
-                c.setState(.idle)
-            }
-        } else if c.state == .pulling {
-            c.beginRefreshing()
-        } else if percent < 1 {
-            c.pullingPercent = percent
-        }
-    }
-
-    /// Release opens a pulled component; a cancelled pan (device lost) closes it instead.
-    func panStateDidChange(_ c: RefreshComponent, _ change: Change<PanRecognizer.State>) {
-        guard c.state == .pulling else { return }
-        switch change.new {
-        case .ended: c.beginRefreshing()
-        case .cancelled: c.setState(.idle)
-        case .possible, .began, .changed, .failed: break
-        }
-    }
-
-    /// Opens on `refreshing`, closes on leaving it (or `finished`) for idle or noMoreData.
-    func stateDidChange(_ c: RefreshComponent, from old: RefreshState, extent: Double) {
-        switch c.state {
-        case .refreshing:
-            open(c, extent: extent)
-        case .idle, .noMoreData, .failed:
-            if old == .refreshing || old == .finished || old == .twoLevel {
-                close(c)
-            } else if old == .willRefresh {
-                // Ended before it ever opened: nothing to animate.
-                c.pullingPercent = 0
-                c.executeEndCompletion()
-            }
-        case .pulling, .willRefresh, .finished, .releaseToTwoLevel, .twoLevel:
-            break
-        }
-    }
-
     /// Opens the component: sets its inset and moves the content to the open position from
-    /// wherever it is, then runs the refreshing callback.
+    /// wherever it is, then tells the machine (`openFinished`).
     func open(_ c: RefreshComponent, extent: Double) {
         // A refresh that begins while the last one is still closing takes over from it.
         c.animator?.cancel(AnimationKey(c, "inset"))
         guard let sv = c.scrollView else {
-            c.executeRefreshingCallback()
+            c.send(.openFinished)
             return
         }
         let original = c.scrollViewOriginalInset
@@ -178,7 +128,7 @@ struct EdgePull {
         sv.setComponentInset(edge.inset(edge.refreshingInset(sv, original: original, extent: extent)), for: c)
         guard !sv.isDragging else {
             // The finger owns the offset; the rubber band already shows the component.
-            c.executeRefreshingCallback()
+            c.send(.openFinished)
             return
         }
         let target = edge.replacing(sv.contentOffset, with: edge.openOffset(happen: happen, extent: extent))
@@ -188,16 +138,16 @@ struct EdgePull {
         let duration = ScrollView.scrollDuration(distance: distance, viewport: viewport, base: c.fastAnimationDuration)
         sv.setContentOffset(target, duration: duration, curve: .easeInOut) { [weak c] _ in
             // Runs even when a new touch interrupted the snap: the refresh is still on.
-            c?.executeRefreshingCallback()
+            c?.send(.openFinished)
         }
     }
 
     /// Closes the component: its inset goes back to zero from its present value (never by a
-    /// delta, trap T4) and the content follows where it was beyond the new range.
+    /// delta, trap T4) and the content follows where it was beyond the new range; then tells
+    /// the machine (`closeFinished`).
     func close(_ c: RefreshComponent) {
         guard let sv = c.scrollView, let animator = c.animator else {
-            c.pullingPercent = 0
-            c.executeEndCompletion()
+            c.send(.closeFinished)
             return
         }
         // An end while the component was still opening wins over the opening.
@@ -218,8 +168,17 @@ struct EdgePull {
                          completion: { [weak c] finished in
                              // Interrupted by a new refresh: this close never completed.
                              guard let c, finished else { return }
-                             c.pullingPercent = 0
-                             c.executeEndCompletion()
+                             c.send(.closeFinished)
                          })
+    }
+
+    /// Performs the open and close a pull machine asks for; false for other actions.
+    func perform(_ action: RefreshAction, on c: RefreshComponent, extent: Double) -> Bool {
+        switch action {
+        case .open: open(c, extent: extent)
+        case .close: close(c)
+        default: return false
+        }
+        return true
     }
 }

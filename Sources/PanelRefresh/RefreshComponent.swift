@@ -20,11 +20,24 @@ open class RefreshComponent: View, ScrollViewObserver {
 
     // MARK: State
 
-    public private(set) var state: RefreshState = .idle
+    /// The component kind's behaviour (docs/state-machines.md): this class and its subclasses
+    /// only measure, send events and perform the actions it returns.
+    var machine: any RefreshMachine
+
+    /// The machine a component kind starts with; its settings are replaced before each event.
+    class func makeMachine() -> any RefreshMachine {
+        PullMachine(role: .header, settings: RefreshSettings(extent: 0, triggerDistance: 0))
+    }
+
+    public var state: RefreshState { machine.core.state }
     /// True in `refreshing`, `willRefresh` and `finished` (the component is open).
-    public var isRefreshing: Bool { state == .refreshing || state == .willRefresh || state == .finished }
+    public var isRefreshing: Bool { machine.core.isRefreshing }
+    /// An end was accepted but the minimum refreshing time keeps the component open; the
+    /// state leaves `refreshing` when it is up (the refreshing action of that refresh, if it
+    /// had not run yet, does not run).
+    public var isEnding: Bool { machine.core.pendingEnd != nil }
     /// How the last refresh ended.
-    public private(set) var lastResult: RefreshResult?
+    public var lastResult: RefreshResult? { machine.core.lastResult }
 
     /// The scroll view this component is attached to.
     public private(set) weak var scrollView: ScrollView?
@@ -57,6 +70,14 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// Seconds the `finished` state is shown after `endRefreshing(result:)`; 0 (the default,
     /// MJRefresh's behaviour) closes at once.
     public var finishedDisplayDuration: Double = 0
+    /// 0.3 s: the least time a refresh shows its spinner, so a source that answers at once
+    /// does not flash it (SmartRefreshLayout's `finishRefresh()` keeps its animation at least
+    /// 300 ms; docs/physics.md).
+    public static let defaultMinimumRefreshingDuration: Double = 0.3
+    /// Seconds a refresh stays `refreshing` at least: `endRefreshing()` sooner is accepted at
+    /// once (`isEnding`) and takes effect when this is up; a `beginRefreshing()` before then
+    /// wins over that end. 0: an end takes effect at once (MJRefresh's behaviour).
+    public var minimumRefreshingDuration = RefreshComponent.defaultMinimumRefreshingDuration
 
     /// How far the component is revealed: 0 closed, 1 fully (more when pulled further).
     public var pullingPercent: Double = 0 {
@@ -92,6 +113,7 @@ open class RefreshComponent: View, ScrollViewObserver {
     public init(localizer: RefreshLocalizer = .shared, refreshingAction: Action? = nil) {
         self.localizer = localizer
         self.refreshingAction = refreshingAction
+        machine = Self.makeMachine()
         super.init(frame: .zero)
         // Header and footers span the scroll view's width and follow it (MJRefresh's flexible
         // width); the trailer changes this to its height.
@@ -115,139 +137,141 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// - Parameter completion: runs once, after `refreshingAction` of this refresh.
     @discardableResult
     public func beginRefreshing(completion: Action? = nil) -> Bool {
-        guard !isRefreshing, state != .noMoreData, state != .twoLevel else { return false }
-        oneShotBeginCompletion = completion
-        // The previous refresh's close (if still running) will not complete.
-        oneShotEndCompletion = nil
-        animator?.animate(AnimationKey(self, "alpha"), from: alpha, to: 1, duration: fastAnimationDuration,
-                          apply: { [weak self] in self?.alpha = $0 })
-        pullingPercent = 1
-        if isOnPresentedScreen {
-            setState(.refreshing)
-        } else {
-            setState(.willRefresh)
-            setNeedsDisplay()
+        send(.beginRefreshing) { accepted in
+            guard accepted else { return }
+            self.oneShotBeginCompletion = completion
+            // The previous refresh's close (if still running) will not complete.
+            self.oneShotEndCompletion = nil
         }
-        return true
     }
 
     /// Ends the refresh: the component closes (after showing `finished` for
-    /// `finishedDisplayDuration` when that is set). Ignored (returns false) when not refreshing.
+    /// `finishedDisplayDuration` when that is set, and not before `minimumRefreshingDuration`
+    /// since it opened). Ignored (returns false) when not refreshing or already ending.
     /// An end that comes while the component is still opening wins: it closes, and the
     /// refreshing action of that refresh does not run.
     @discardableResult
     public func endRefreshing(result: RefreshResult = .success, completion: Action? = nil) -> Bool {
-        switch state {
-        case .refreshing, .willRefresh:
-            lastResult = result
-            oneShotEndCompletion = completion
-            refreshWillEnd(result: result, opened: state == .refreshing)
-            if finishedDisplayDuration > 0 && state == .refreshing {
-                setState(.finished)
-                animator?.schedule(AnimationKey(self, "finished"), after: finishedDisplayDuration) { [weak self] in
-                    guard let self, self.state == .finished else { return }
-                    self.setState(self.stateAfterFinished)
-                }
-            } else {
-                setState(stateAfterFinished)
-            }
-            return true
-        case .idle, .pulling, .noMoreData, .finished, .failed, .releaseToTwoLevel, .twoLevel:
-            return false
+        send(.endRefreshing(result)) { accepted in
+            if accepted { self.oneShotEndCompletion = completion }
         }
     }
-
-    /// An end was asked for: `opened` tells whether the refresh had opened (a `willRefresh`
-    /// ended before the first frame had not). Called before the state changes.
-    func refreshWillEnd(result: RefreshResult, opened: Bool) {}
-
-    /// Set by `enterNoMoreData`: the refresh under way ends in `noMoreData`, not `idle`.
-    private var endsInNoMoreData = false
-
-    /// The state the component settles in after a refresh: a footer whose load failed stays
-    /// `failed` (`keepsFailure`).
-    private var stateAfterFinished: RefreshState {
-        if endsInNoMoreData { return .noMoreData }
-        if keepsFailure, let lastResult, !lastResult.isSuccess { return .failed }
-        return .idle
-    }
-
-    /// Whether a failed refresh settles in `failed` (footers) or `idle` (headers, trailers).
-    var keepsFailure: Bool { false }
 
     /// Footers and trailers: end (if refreshing) and stay in `noMoreData` until
     /// `leaveNoMoreData()`. Returns false if already there.
     func enterNoMoreData(completion: Action?) -> Bool {
-        switch state {
-        case .noMoreData:
-            return false
-        case .refreshing, .willRefresh:
-            endsInNoMoreData = true
-            return endRefreshing(result: .success, completion: completion)
-        case .finished:
-            // The result on show stays for its time, then the component settles in noMoreData.
-            endsInNoMoreData = true
-            return true
-        case .idle, .pulling, .failed:
-            setState(.noMoreData)
-            completion?()
-            return true
-        case .releaseToTwoLevel, .twoLevel:
-            // Headers only; footers and trailers never get there.
-            return false
+        let closed = !isRefreshing
+        var runNow = false
+        let accepted = send(.endRefreshingWithNoMoreData) { accepted in
+            guard accepted else { return }
+            if closed {
+                runNow = true
+            } else {
+                // Runs when the component has closed, after an end's own completion.
+                let earlier = self.oneShotEndCompletion
+                self.oneShotEndCompletion = completion.map { later in { earlier?(); later() } } ?? earlier
+            }
         }
+        if runNow { completion?() }
+        return accepted
     }
 
     /// Leaves `noMoreData` for `idle`; false in any other state.
-    func leaveNoMoreData() -> Bool {
-        guard state == .noMoreData else { return false }
-        setState(.idle)
-        return true
-    }
+    func leaveNoMoreData() -> Bool { send(.resetNoMoreData) }
 
     /// Whether a frame has been presented on this component's screen (MJRefresh: "has a window").
     public var isOnPresentedScreen: Bool { (screen?.framesPresented ?? 0) > 0 }
 
-    /// The only way the state changes. Subclasses react in `stateDidChange(from:)`.
-    func setState(_ new: RefreshState) {
-        let old = state
-        guard new != old else { return }
-        state = new
-        if new == .idle || new == .noMoreData { endsInNoMoreData = false }
-        if old == .finished { animator?.cancel(AnimationKey(self, "finished")) }
-        changingState += 1
-        titles?.update(for: self)
-        gif?.update(for: self)
-        stateDidChange(from: old)
-        setNeedsLayout()
-        stateDidChangeHandler?(old, new)
-        changingState -= 1
-        if changingState == 0 && refreshingCallbackPending {
-            refreshingCallbackPending = false
-            executeRefreshingCallback()
-        }
+    /// The settings the machine decides with, from this component's properties; subclasses
+    /// add their extent, trigger distance and own options.
+    func makeSettings() -> RefreshSettings {
+        var settings = RefreshSettings(extent: 0, triggerDistance: 0)
+        fillCommonSettings(&settings)
+        return settings
     }
 
-    /// Nesting depth of `setState`; callbacks asked for inside wait until it is 0, so that
-    /// observers always hear "→ refreshing" before the refreshing action runs.
-    private var changingState = 0
-    private var refreshingCallbackPending = false
+    func fillCommonSettings(_ settings: inout RefreshSettings) {
+        settings.finishedDisplayDuration = finishedDisplayDuration
+        settings.minimumRefreshingDuration = minimumRefreshingDuration
+        settings.onPresentedScreen = isOnPresentedScreen
+    }
+
+    /// Feeds `event` to the machine and performs its actions. `prepare` sees whether it
+    /// applied before anything is performed (the calls keep their completions there).
+    @discardableResult
+    func send(_ event: RefreshEvent, prepare: ((Bool) -> Void)? = nil) -> Bool {
+        machine.settings = makeSettings()
+        let step = machine.handle(event)
+        prepare?(step.accepted)
+        perform(step.actions)
+        return step.accepted
+    }
+
+    /// Actions waiting their turn: an event sent while actions are performed (a completion
+    /// that runs at once, an app's call from a callout) is decided at once but its actions
+    /// run after the ones already queued, so observers hear the states in order.
+    private var pendingActions: [RefreshAction] = []
+    private var performing = false
+
+    private func perform(_ actions: [RefreshAction]) {
+        pendingActions.append(contentsOf: actions)
+        guard !performing else { return }
+        performing = true
+        while !pendingActions.isEmpty {
+            perform(pendingActions.removeFirst())
+        }
+        performing = false
+    }
+
+    /// Performs one action; subclasses perform their own (open, close, ...) and pass the
+    /// rest here.
+    func perform(_ action: RefreshAction) {
+        switch action {
+        case .enter(_, let old):
+            titles?.update(for: self)
+            gif?.update(for: self)
+            stateDidChange(from: old)
+            setNeedsLayout()
+        case .setPullingPercent(let percent):
+            pullingPercent = percent
+        case .fadeIn:
+            animator?.animate(AnimationKey(self, "alpha"), from: alpha, to: 1, duration: fastAnimationDuration,
+                              apply: { [weak self] in self?.alpha = $0 })
+        case .startTimer(let timer, let seconds):
+            guard let animator else {
+                // Nothing measures time off a screen: the timer is up at once.
+                send(.timerFired(timer))
+                return
+            }
+            animator.schedule(AnimationKey(self, timer.rawValue), after: seconds) { [weak self] in
+                self?.send(.timerFired(timer))
+            }
+        case .cancelTimer(let timer):
+            animator?.cancel(AnimationKey(self, timer.rawValue))
+        case .notifyState(let from, let to):
+            stateDidChangeHandler?(from, to)
+        case .runRefreshingAction(let serial):
+            guard machine.mayRunRefreshingAction(serial: serial) else { return }
+            refreshingAction?()
+            let once = oneShotBeginCompletion
+            oneShotBeginCompletion = nil
+            once?()
+            beginRefreshingCompletion?()
+        case .runEndCompletion:
+            executeEndCompletion()
+        case .open, .close, .followOffset, .openTwoLevel, .settleTwoLevel, .noteFooterGeneration,
+             .stampLastUpdated, .resetFooterNoMoreData, .notifyTwoLevel:
+            // Only the kinds whose machines ask for these perform them.
+            break
+        }
+    }
 
     /// Runs the refresh's callbacks if it is still on (an end that came first wins).
     public func executeRefreshingCallback() {
-        if changingState > 0 {
-            refreshingCallbackPending = true
-            return
-        }
-        guard state == .refreshing else { return }
-        refreshingAction?()
-        let once = oneShotBeginCompletion
-        oneShotBeginCompletion = nil
-        once?()
-        beginRefreshingCompletion?()
+        perform([.runRefreshingAction(serial: machine.core.serial)])
     }
 
-    /// Runs the end callbacks: subclasses call it when their closing animation finishes.
+    /// Runs the end callbacks (the machine asks for this when the component has closed).
     public func executeEndCompletion() {
         let once = oneShotEndCompletion
         oneShotEndCompletion = nil
@@ -317,7 +341,7 @@ open class RefreshComponent: View, ScrollViewObserver {
     open override func willDisplay() {
         super.willDisplay()
         // MJRefresh's drawRect: a refresh asked for before the first frame starts now.
-        if state == .willRefresh { setState(.refreshing) }
+        if state == .willRefresh { send(.displayed) }
     }
 
     /// MJRefresh ignores everything while user interaction is off, and offsets and pans

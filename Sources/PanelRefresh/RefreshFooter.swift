@@ -43,7 +43,6 @@ open class RefreshFooter: RefreshComponent {
     /// A failed load leaves the footer in `failed` ("Could not load. Tap to retry.") until a
     /// tap, a new drag or pull, or `beginRefreshing()` retries it.
     public var keepsFailedState = true
-    override var keepsFailure: Bool { keepsFailedState }
 
     /// Whether automatic triggers must hold back because the header refreshes.
     var blockedByHeader: Bool {

@@ -56,28 +56,47 @@ open class RefreshHeader: RefreshComponent {
         placeTwoLevelView()
     }
 
+    override class func makeMachine() -> any RefreshMachine {
+        PullMachine(role: .header, settings: RefreshSettings(extent: defaultHeight, triggerDistance: defaultHeight))
+    }
+
+    override func makeSettings() -> RefreshSettings {
+        var settings = RefreshSettings(extent: height, triggerDistance: triggerDistance ?? height)
+        fillCommonSettings(&settings)
+        if twoLevelView != nil {
+            settings.twoLevelTriggerDistance = effectiveTwoLevelTrigger
+            settings.twoLevelOpenReveal = (scrollView?.frame.height ?? 0) + height
+            settings.twoLevelCloseDistance = twoLevelCloseDistance
+        }
+        return settings
+    }
+
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
-        if state == .refreshing || state == .finished {
-            resetInset()
-            return
-        }
-        if state == .twoLevel { return }
-        if trackTwoLevelPull() { return }
-        pull.offsetDidChange(self, extent: height, trigger: triggerDistance ?? height)
+        send(.scrolled(pullSample(.top)))
     }
 
     open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
         super.scrollViewPanStateDidChange(change)
-        switch (state, change.new) {
-        case (.releaseToTwoLevel, .ended):
-            openTwoLevel()
-        case (.releaseToTwoLevel, .cancelled):
-            setState(.idle)
-        case (.twoLevel, .ended), (.twoLevel, .cancelled):
-            twoLevelReleased()
-        default:
-            pull.panStateDidChange(self, change)
+        switch change.new {
+        case .ended: send(.panEnded)
+        case .cancelled: send(.panCancelled)
+        case .began: send(.panBegan)
+        case .possible, .changed, .failed: break
+        }
+    }
+
+    override func perform(_ action: RefreshAction) {
+        if pull.perform(action, on: self, extent: height) { return }
+        switch action {
+        case .followOffset: resetInset()
+        case .openTwoLevel: slideTwoLevelOpen()
+        case .settleTwoLevel: settleTwoLevel()
+        case .notifyTwoLevel(let open): twoLevelHandler?(open)
+        case .noteFooterGeneration: footerGenerationAtBegin = scrollView?.footer?.noMoreDataGeneration
+        case .stampLastUpdated: recordLastUpdated()
+        case .resetFooterNoMoreData: resetFooterNoMoreData()
+        default: super.perform(action)
         }
     }
 
@@ -109,21 +128,6 @@ open class RefreshHeader: RefreshComponent {
         twoLevelView.frame = Rect(x: 0, y: -page.height, width: page.width, height: page.height)
     }
 
-    /// While dragging with a second floor: pulling ⇄ releaseToTwoLevel past its threshold.
-    /// Returns whether it handled the change.
-    private func trackTwoLevelPull() -> Bool {
-        guard twoLevelView != nil, let sv = scrollView, sv.isDragging,
-              state == .pulling || state == .releaseToTwoLevel else { return false }
-        let revealed = -(sv.contentOffset.y + scrollViewOriginalInset.top)
-        if revealed > effectiveTwoLevelTrigger {
-            pullingPercent = revealed / height
-            if state == .pulling { setState(.releaseToTwoLevel) }
-            return true
-        }
-        if state == .releaseToTwoLevel { setState(.pulling) }
-        return false
-    }
-
     /// The content's offset with the second floor open: the page (a screen above the
     /// header) fills the view, the header just below it.
     private var twoLevelOffset: Double {
@@ -134,36 +138,28 @@ open class RefreshHeader: RefreshComponent {
     /// without a `twoLevelView`, while refreshing, or when already open.
     @discardableResult
     public func openTwoLevel() -> Bool {
-        guard twoLevelView != nil, let sv = scrollView, !isRefreshing, state != .twoLevel else { return false }
+        guard scrollView != nil else { return false }
+        return send(.openTwoLevel)
+    }
+
+    /// Closes the second floor: the content slides back up. Returns false when it is not open.
+    @discardableResult
+    public func closeTwoLevel() -> Bool { send(.closeTwoLevel) }
+
+    private func slideTwoLevelOpen() {
+        guard let sv = scrollView else { return }
         placeTwoLevelView()
-        setState(.twoLevel)
         sv.setComponentInset(EdgeInsets(top: sv.frame.height + height), for: self)
         let target = Point(x: sv.contentOffset.x, y: twoLevelOffset)
         let duration = ScrollView.scrollDuration(distance: target.y - sv.contentOffset.y, viewport: sv.frame.height,
                                                  base: fastAnimationDuration)
         if !sv.isDragging { sv.setContentOffset(target, duration: duration, curve: .easeInOut) }
-        twoLevelHandler?(true)
-        return true
     }
 
-    /// Closes the second floor: the content slides back up. Returns false when it is not open.
-    @discardableResult
-    public func closeTwoLevel() -> Bool {
-        guard state == .twoLevel else { return false }
-        setState(.idle)
-        twoLevelHandler?(false)
-        return true
-    }
-
-    /// A finger lifted from the open second floor: pushed up far enough, it closes; else the
-    /// page settles back open.
-    private func twoLevelReleased() {
+    /// A push up on the open second floor was not far enough: the page settles back open.
+    private func settleTwoLevel() {
         guard let sv = scrollView else { return }
-        if sv.contentOffset.y - twoLevelOffset > twoLevelCloseDistance {
-            closeTwoLevel()
-        } else {
-            sv.setContentOffset(Point(x: sv.contentOffset.x, y: twoLevelOffset), duration: fastAnimationDuration)
-        }
+        sv.setContentOffset(Point(x: sv.contentOffset.x, y: twoLevelOffset), duration: fastAnimationDuration)
     }
 
     open override func scrollViewContentInsetDidChange(_ change: Change<EdgeInsets>) {
@@ -182,31 +178,16 @@ open class RefreshHeader: RefreshComponent {
     }
 
     /// The footer's no-more-data generation when this refresh began: only a no-more-data said
-    /// before it is reset by its successful end.
+    /// before it is reset by its successful end (the machine asks at the end call itself, so
+    /// the order of `endRefreshing()` and the footer's `endRefreshingWithNoMoreData()` in the
+    /// same turn does not matter).
     private var footerGenerationAtBegin: Int?
 
-    open override func stateDidChange(from old: RefreshState) {
-        super.stateDidChange(from: old)
-        if (state == .refreshing || state == .willRefresh) && old != .refreshing && old != .willRefresh {
-            footerGenerationAtBegin = scrollView?.footer?.noMoreDataGeneration
-        }
-        pull.stateDidChange(self, from: old, extent: height)
-    }
-
-    /// A successful end of a refresh that had opened stamps the last-updated time and resets a
-    /// footer's no-more-data said before the refresh began (trap T6), at the end call itself,
-    /// so the order of `endRefreshing()` and the footer's `endRefreshingWithNoMoreData()` in
-    /// the same turn does not matter. A failed refresh, or one ended before it opened, does
-    /// neither.
-    override func refreshWillEnd(result: RefreshResult, opened: Bool) {
-        super.refreshWillEnd(result: result, opened: opened)
-        guard result.isSuccess else { return }
-        if opened { recordLastUpdated() }
-        if resetsFooterNoMoreDataOnEnd, let footer = scrollView?.footer, footer.state == .noMoreData,
-           let generation = footerGenerationAtBegin, footer.noMoreDataGeneration == generation {
-            footer.resetNoMoreData()
-        }
-        footerGenerationAtBegin = nil
+    private func resetFooterNoMoreData() {
+        defer { footerGenerationAtBegin = nil }
+        guard resetsFooterNoMoreDataOnEnd, let footer = scrollView?.footer, footer.state == .noMoreData,
+              let generation = footerGenerationAtBegin, footer.noMoreDataGeneration == generation else { return }
+        footer.resetNoMoreData()
     }
 
     private func recordLastUpdated() {

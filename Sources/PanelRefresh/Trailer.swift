@@ -62,18 +62,32 @@ open class Trailer: RefreshComponent {
         placeComponent()
     }
 
+    override class func makeMachine() -> any RefreshMachine {
+        PullMachine(role: .trailer, settings: RefreshSettings(extent: defaultWidth, triggerDistance: defaultWidth))
+    }
+
+    override func makeSettings() -> RefreshSettings {
+        var settings = RefreshSettings(extent: width, triggerDistance: triggerDistance ?? width)
+        fillCommonSettings(&settings)
+        return settings
+    }
+
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
-        pull.offsetDidChange(self, extent: width, trigger: triggerDistance ?? width)
+        send(.scrolled(pullSample(.right)))
     }
 
     open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
         super.scrollViewPanStateDidChange(change)
-        pull.panStateDidChange(self, change)
+        switch change.new {
+        case .ended: send(.panEnded)
+        case .cancelled: send(.panCancelled)
+        case .began: send(.panBegan)
+        case .possible, .changed, .failed: break
+        }
     }
 
-    open override func stateDidChange(from old: RefreshState) {
-        super.stateDidChange(from: old)
-        pull.stateDidChange(self, from: old, extent: width)
+    override func perform(_ action: RefreshAction) {
+        if !pull.perform(action, on: self, extent: width) { super.perform(action) }
     }
 }

@@ -40,6 +40,9 @@ final class RefreshStage {
 
     /// Logs `component`'s states and refreshes under `name`.
     func watch(_ component: RefreshComponent, as name: String) {
+        // The scenarios follow MJRefresh, whose ends take effect at once; the default minimum
+        // refreshing time has its own tests (MachineTests, "minimum refreshing time").
+        component.minimumRefreshingDuration = 0
         component.stateDidChangeHandler = { [weak self] in self?.events.append("\(name) \($0.rawValue)->\($1.rawValue)") }
         component.refreshingAction = { [weak self] in
             self?.events.append("\(name) refresh")

@@ -36,6 +36,8 @@ struct GoldenFrameTests {
         let header = stage.header(NormalHeader(localizer: stage.localizer))
         header.setAnimationDisabled()
         header.beginRefreshing()
+        // An end before the minimum refreshing time would wait for it.
+        stage.scene.wait(RefreshComponent.defaultMinimumRefreshingDuration)
         header.endRefreshing()
         stage.list.contentOffset = Point(x: 0, y: -54)
         try stage.snapshot("header-updated-today")
@@ -103,6 +105,7 @@ struct GoldenFrameTests {
         try stage.snapshot("footer-auto-idle")
         footer.beginRefreshing()
         try stage.snapshot("footer-auto-refreshing")
+        stage.scene.wait(RefreshComponent.defaultMinimumRefreshingDuration)
         footer.endRefreshingWithNoMoreData()
         try stage.snapshot("footer-auto-no-more-data")
 
@@ -133,6 +136,7 @@ struct GoldenFrameTests {
         header.setAnimationDisabled()
         header.finishedDisplayDuration = 1
         header.beginRefreshing()
+        stage.scene.wait(RefreshComponent.defaultMinimumRefreshingDuration)
         header.endRefreshing(result: .failure("timeout"))
         #expect(header.state == .finished)
         try stage.snapshot("header-finished-failure")

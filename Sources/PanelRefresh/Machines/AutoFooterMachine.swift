@@ -1,0 +1,68 @@
+/// Loads when the footer scrolls into view (MJRefreshAutoFooter): at most
+/// `autoTriggerTimes` automatic loads per drag, re-armed by a new drag or a change of the
+/// content size, never again on the next tick of the same fling (trap T1); taps and
+/// `beginRefreshing()` do not count. It has no open or close animation: the footer keeps its
+/// inset while visible.
+///
+/// States: idle, refreshing, willRefresh, finished, noMoreData, failed.
+public struct AutoFooterMachine: RefreshMachine {
+    public var core = RefreshCore()
+    public var settings: RefreshSettings
+
+    public init(settings: RefreshSettings) {
+        self.settings = settings
+        core.triggersLeft = settings.autoTriggerTimes
+    }
+
+    public mutating func handle(_ event: RefreshEvent) -> RefreshStep {
+        var step = RefreshStep()
+        if handleShared(event, &step) { return step }
+        switch event {
+        case .reachedEnd(let blocked):
+            if core.state == .idle && settings.automaticallyRefresh { trigger(blocked: blocked, &step) } else { step.accepted = false }
+        case .releasedAtEnd(let blocked):
+            if core.state == .idle { trigger(blocked: blocked, &step) } else { step.accepted = false }
+        case .panBegan:
+            core.triggersLeft = settings.autoTriggerTimes
+            // A new drag retries a failed load: back to idle, so reaching the end loads again.
+            if core.state == .failed { enter(.idle, &step) }
+        case .contentSizeChanged, .settingsChanged:
+            core.triggersLeft = settings.autoTriggerTimes
+        case .tapped:
+            // A tap loads whatever the drag count (MJRefresh PR #1529).
+            if core.state == .idle || core.state == .failed { begin(&step) } else { step.accepted = false }
+        case .hidden:
+            // Hidden, a load under way ends (MJRefresh's setHidden:).
+            if core.isRefreshing { enter(.idle, &step) } else { step.accepted = false }
+        default:
+            step.accepted = false
+        }
+        return step
+    }
+
+    /// An automatic load: counts against `autoTriggerTimes`.
+    private mutating func trigger(blocked: Bool, _ step: inout RefreshStep) {
+        guard core.triggersLeft != 0, !blocked else {
+            step.accepted = false
+            return
+        }
+        if core.triggersLeft > 0 { core.triggersLeft -= 1 }
+        begin(&step)
+    }
+
+    public mutating func didEnter(_ new: RefreshState, from old: RefreshState, _ step: inout RefreshStep) {
+        switch new {
+        case .refreshing:
+            step.add(.runRefreshingAction(serial: core.serial))
+        case .idle, .noMoreData, .failed:
+            if old == .refreshing || old == .finished || old == .willRefresh {
+                step.add(.setPullingPercent(0))
+                step.add(.runEndCompletion)
+            }
+        case .pulling, .willRefresh, .finished, .releaseToTwoLevel, .twoLevel:
+            break
+        }
+    }
+
+    public mutating func endAccepted(_ result: RefreshResult, opened: Bool, _ step: inout RefreshStep) {}
+}

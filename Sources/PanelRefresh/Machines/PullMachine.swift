@@ -1,0 +1,167 @@
+/// Pull past an edge and release (header, back footer, trailer): tracks the pull while the
+/// finger is down, opens on release, closes after the end; the header may have a second floor.
+///
+/// States: idle, pulling, refreshing, willRefresh, finished, noMoreData (back footer,
+/// trailer), failed (back footer), releaseToTwoLevel and twoLevel (header with a second
+/// floor). docs/state-machines.md draws them.
+public struct PullMachine: RefreshMachine {
+    /// Which component this machine drives: what it may do differs in small ways.
+    public enum Role: Sendable, Equatable {
+        /// Follows the offset while open (trap T3), stamps the last-updated time, resets the
+        /// footer's no-more-data (trap T6), may have a second floor.
+        case header
+        /// Waits while the header refreshes (trap T1); may keep a failure.
+        case backFooter
+        case trailer
+    }
+
+    public let role: Role
+    public var core = RefreshCore()
+    public var settings: RefreshSettings
+
+    public init(role: Role, settings: RefreshSettings) {
+        self.role = role
+        self.settings = settings
+    }
+
+    public mutating func handle(_ event: RefreshEvent) -> RefreshStep {
+        var step = RefreshStep()
+        if handleShared(event, &step) { return step }
+        switch event {
+        case .scrolled(let sample): scrolled(sample, &step)
+        case .panEnded: released(cancelled: false, &step)
+        case .panCancelled: released(cancelled: true, &step)
+        case .openTwoLevel: openTwoLevel(&step)
+        case .closeTwoLevel: closeTwoLevel(&step)
+        default: step.accepted = false
+        }
+        return step
+    }
+
+    // MARK: The pull
+
+    private mutating func scrolled(_ sample: PullSample, _ step: inout RefreshStep) {
+        core.lastRevealed = sample.revealed
+        switch core.state {
+        case .refreshing, .finished:
+            if role == .header { step.add(.followOffset) }
+            return
+        case .twoLevel:
+            return
+        default:
+            break
+        }
+        if trackTwoLevel(sample, &step) { return }
+        if (core.state == .idle || core.state == .failed) && sample.blocked { return }
+        let extent = settings.extent
+        guard extent > 0 else { return }
+        guard sample.revealed > 0 else {
+            if !core.isRefreshing { step.add(.setPullingPercent(0)) }
+            return
+        }
+        let percent = sample.revealed / extent
+        if core.state == .noMoreData {
+            step.add(.setPullingPercent(percent))
+            return
+        }
+        if sample.dragging {
+            step.add(.setPullingPercent(percent))
+            let armed = sample.revealed > settings.triggerDistance
+            if (core.state == .idle || core.state == .failed) && armed {
+                enter(.pulling, &step)
+            } else if core.state == .pulling && !armed {
+                enter(.idle, &step)
+            }
+        } else if core.state == .pulling {
+            // Released by a fling's first tick before the pan's end was heard.
+            begin(&step)
+        } else if percent < 1 {
+            step.add(.setPullingPercent(percent))
+        }
+    }
+
+    private mutating func released(cancelled: Bool, _ step: inout RefreshStep) {
+        switch core.state {
+        case .pulling:
+            if cancelled { enter(.idle, &step) } else { begin(&step) }
+        case .releaseToTwoLevel:
+            if cancelled { enter(.idle, &step) } else { openTwoLevel(&step) }
+        case .twoLevel:
+            let pushed = settings.twoLevelOpenReveal - core.lastRevealed
+            if pushed > settings.twoLevelCloseDistance {
+                closeTwoLevel(&step)
+            } else {
+                step.add(.settleTwoLevel)
+            }
+        default:
+            step.accepted = false
+        }
+    }
+
+    // MARK: The second floor
+
+    /// While dragging with a second floor: pulling ⇄ releaseToTwoLevel across its threshold.
+    /// Returns whether it handled the sample.
+    private mutating func trackTwoLevel(_ sample: PullSample, _ step: inout RefreshStep) -> Bool {
+        guard role == .header, let threshold = settings.twoLevelTriggerDistance, sample.dragging,
+              core.state == .pulling || core.state == .releaseToTwoLevel else { return false }
+        if sample.revealed > threshold {
+            if settings.extent > 0 { step.add(.setPullingPercent(sample.revealed / settings.extent)) }
+            enter(.releaseToTwoLevel, &step)
+            return true
+        }
+        enter(.pulling, &step)
+        return false
+    }
+
+    private mutating func openTwoLevel(_ step: inout RefreshStep) {
+        guard role == .header, settings.twoLevelTriggerDistance != nil, !core.isRefreshing,
+              core.state != .twoLevel else {
+            step.accepted = false
+            return
+        }
+        enter(.twoLevel, &step)
+    }
+
+    private mutating func closeTwoLevel(_ step: inout RefreshStep) {
+        guard core.state == .twoLevel else {
+            step.accepted = false
+            return
+        }
+        enter(.idle, &step)
+        step.add(.notifyTwoLevel(open: false))
+    }
+
+    // MARK: Reactions
+
+    public mutating func didEnter(_ new: RefreshState, from old: RefreshState, _ step: inout RefreshStep) {
+        let wasOn = old == .refreshing || old == .willRefresh
+        switch new {
+        case .refreshing:
+            if role == .header && !wasOn { step.add(.noteFooterGeneration) }
+            core.awaitingOpen = true
+            step.add(.open)
+        case .willRefresh:
+            if role == .header { step.add(.noteFooterGeneration) }
+        case .idle, .noMoreData, .failed:
+            if old == .refreshing || old == .finished || old == .twoLevel {
+                step.add(.close)
+            } else if old == .willRefresh {
+                // Ended before it ever opened: nothing to animate.
+                step.add(.setPullingPercent(0))
+                step.add(.runEndCompletion)
+            }
+        case .twoLevel:
+            step.add(.openTwoLevel)
+            step.add(.notifyTwoLevel(open: true))
+        case .pulling, .finished, .releaseToTwoLevel:
+            break
+        }
+    }
+
+    public mutating func endAccepted(_ result: RefreshResult, opened: Bool, _ step: inout RefreshStep) {
+        guard role == .header, result.isSuccess else { return }
+        if opened { step.add(.stampLastUpdated) }
+        step.add(.resetFooterNoMoreData)
+    }
+}
