@@ -5,7 +5,7 @@
 /// inset while visible.
 ///
 /// States: idle, refreshing, willRefresh, finished, noMoreData, failed.
-public struct AutoFooterMachine: RefreshMachine {
+public struct AutoFooterMachine: RefreshMachine, Equatable {
     public var core = RefreshCore()
     public var settings: RefreshSettings
 

@@ -4,7 +4,7 @@
 /// States: idle, pulling, refreshing, willRefresh, finished, noMoreData (back footer,
 /// trailer), failed (back footer), releaseToTwoLevel and twoLevel (header with a second
 /// floor). docs/state-machines.md draws them.
-public struct PullMachine: RefreshMachine {
+public struct PullMachine: RefreshMachine, Equatable {
     /// Which component this machine drives: what it may do differs in small ways.
     public enum Role: Sendable, Equatable {
         /// Follows the offset while open (trap T3), stamps the last-updated time, resets the
@@ -26,6 +26,11 @@ public struct PullMachine: RefreshMachine {
 
     public mutating func handle(_ event: RefreshEvent) -> RefreshStep {
         var step = RefreshStep()
+        if role == .header && (event == .endRefreshingWithNoMoreData || event == .resetNoMoreData) {
+            // A header has no end of data.
+            step.accepted = false
+            return step
+        }
         if handleShared(event, &step) { return step }
         switch event {
         case .scrolled(let sample): scrolled(sample, &step)
@@ -140,11 +145,14 @@ public struct PullMachine: RefreshMachine {
         case .refreshing:
             if role == .header && !wasOn { step.add(.noteFooterGeneration) }
             core.awaitingOpen = true
+            // An open takes over from a close still running: that close never completes.
+            core.awaitingClose = false
             step.add(.open)
         case .willRefresh:
             if role == .header { step.add(.noteFooterGeneration) }
         case .idle, .noMoreData, .failed:
             if old == .refreshing || old == .finished || old == .twoLevel {
+                core.awaitingClose = true
                 step.add(.close)
             } else if old == .willRefresh {
                 // Ended before it ever opened: nothing to animate.

@@ -13,6 +13,8 @@ public struct RefreshCore: Sendable, Equatable {
     var holding = false
     /// `open` was asked for and `openFinished` has not come yet.
     var awaitingOpen = false
+    /// `close` was asked for and `closeFinished` has not come yet.
+    var awaitingClose = false
     /// Auto footer: automatic loads left in this drag.
     var triggersLeft = 1
     /// Pull machines: the last revealed distance (the second floor's push is measured from it).
@@ -157,9 +159,13 @@ extension RefreshMachine {
         case .displayed:
             if core.state == .willRefresh { enter(.refreshing, &step) } else { step.accepted = false }
         case .openFinished:
+            // A late completion (of an open an end or a new refresh took over) is ignored.
+            guard core.awaitingOpen else { step.accepted = false; break }
             core.awaitingOpen = false
             if mayRunRefreshingAction(serial: core.serial) { step.add(.runRefreshingAction(serial: core.serial)) }
         case .closeFinished:
+            guard core.awaitingClose else { step.accepted = false; break }
+            core.awaitingClose = false
             step.add(.setPullingPercent(0))
             step.add(.runEndCompletion)
         case .timerFired(.minimumRefreshing):
