@@ -35,6 +35,8 @@ public enum Appearance {
         header.twoLevelTriggerDistance = c.twoLevelDistance
         header.maxDragDistance = c.maxDragDistance
         header.automaticallyChangeAlpha = c.headerAutoAlpha
+        header.position = c.headerPosition
+        header.minimumRefreshingDuration = c.minimumRefreshingSeconds
         return header
     }
 
@@ -61,6 +63,7 @@ public enum Appearance {
             auto.autoTriggerTimes = c.footerTriggerTimes
         }
         footer.hidesWhenContentNotFull = c.footerHidesWhenNotFull
+        footer.minimumRefreshingDuration = c.minimumRefreshingSeconds
         return footer
     }
 

@@ -66,6 +66,8 @@ public struct Configuration: Sendable {
     public var gifFrames: String?
     /// A PNG shown as the header's second floor (two-level refresh); nil: off.
     public var twoLevelImage: String?
+    /// Where the header is while it shows: push, behind or front.
+    public var headerPosition: RefreshHeader.Position = .push
     public var background = Color.white
     public var textColor = Color.black
     public var labelColor = Color(red: 90, green: 90, blue: 90)
@@ -89,6 +91,8 @@ public struct Configuration: Sendable {
     public var footerHidesWhenNotFull = false
     /// Seconds a successful refresh shows "Up to date" before the header closes.
     public var resultSeconds = 0.0
+    /// Seconds a refresh shows its spinner at least.
+    public var minimumRefreshingSeconds = RefreshComponent.defaultMinimumRefreshingDuration
     // [state]
     public var stateDirectory = "/var/lib/panel-refresh"
 
@@ -281,6 +285,9 @@ public struct Configuration: Sendable {
             Key(section: "appearance", name: "two-level", doc: "a PNG shown as the second floor: a pull past 2.5 times the trigger distance opens it over the whole screen, a push up closes it; empty: off") {
                 $0.twoLevelImage = $1.isEmpty ? nil : try path($1)
             },
+            Key(section: "appearance", name: "header-position", doc: "where the header shows: push (the pull moves the rows down), behind (fixed behind the rows, revealed as they slide) or front (over the rows, which stay)") {
+                $0.headerPosition = try choice($1, RefreshHeader.Position.self)
+            },
             Key(section: "appearance", name: "background", doc: "row background colour, #rrggbb") { $0.background = try color($1) },
             Key(section: "appearance", name: "text-color", doc: "row title colour, #rrggbb") { $0.textColor = try color($1) },
             Key(section: "appearance", name: "label-color", doc: "colour of the refresh texts and arrow, #rrggbb (MJRefresh's grey 5a5a5a)") { $0.labelColor = try color($1) },
@@ -312,6 +319,9 @@ public struct Configuration: Sendable {
             },
             Key(section: "refresh", name: "result-seconds", doc: "how long a successful refresh shows \"Up to date\" before the header closes, seconds (0 to 30)") {
                 $0.resultSeconds = try number($1, 0...30)
+            },
+            Key(section: "refresh", name: "minimum-seconds", doc: "the least time a refresh shows its spinner, so a source that answers at once does not flash it, seconds (0 to 10)") {
+                $0.minimumRefreshingSeconds = try number($1, 0...10)
             },
             Key(section: "state", name: "directory", doc: "where the last-updated time is kept (the service's StateDirectory)") { $0.stateDirectory = try path($1) },
         ]

@@ -73,7 +73,7 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// 0.3 s: the least time a refresh shows its spinner, so a source that answers at once
     /// does not flash it (SmartRefreshLayout's `finishRefresh()` keeps its animation at least
     /// 300 ms; docs/physics.md).
-    public static let defaultMinimumRefreshingDuration: Double = 0.3
+    public nonisolated static let defaultMinimumRefreshingDuration: Double = 0.3
     /// Seconds a refresh stays `refreshing` at least: `endRefreshing()` sooner is accepted at
     /// once (`isEnding`) and takes effect when this is up; a `beginRefreshing()` before then
     /// wins over that end. 0: an end takes effect at once (MJRefresh's behaviour).

@@ -32,16 +32,57 @@ open class RefreshHeader: RefreshComponent {
     /// The last-updated time changed (a refresh ended, or the key or store changed).
     open func lastUpdatedTimeDidChange() {}
 
+    /// Where the header is while it shows (SmartRefreshLayout's Translate, FixedBehind and
+    /// FixedFront spinner styles; easy_refresh's `position`).
+    public enum Position: String, Sendable, CaseIterable {
+        /// Above the content, moved with it: the pull pushes the content down (MJRefresh).
+        case push
+        /// Fixed at the top of the view behind the content, revealed as the content slides
+        /// down.
+        case behind
+        /// Over the content, which stays where it is: the header slides down in front of it.
+        case front
+    }
+
+    /// Where the header is while it shows; default `push`.
+    public var position: Position = .push { didSet { applyPosition() } }
+
+    /// In front, a header without a background of its own gets this one, so the rows it
+    /// covers do not show through its texts.
+    public static let defaultFrontBackground = Color.white
+    private var gaveFrontBackground = false
+
+    private func applyPosition() {
+        zPosition = position == .front ? 1 : position == .behind ? -1 : 0
+        if position == .front, backgroundColor == nil {
+            backgroundColor = Self.defaultFrontBackground
+            gaveFrontBackground = true
+        } else if position != .front, gaveFrontBackground {
+            backgroundColor = nil
+            gaveFrontBackground = false
+        }
+        pinContent()
+        placeComponent()
+        setNeedsDisplay()
+    }
+
+    /// In front, the content is drawn where it rests without the header
+    /// (`ScrollView.pinnedContentTop`).
+    private func pinContent() {
+        scrollView?.pinnedContentTop = position == .front ? -scrollViewOriginalInset.top : nil
+    }
+
     open override func didAttach(to scrollView: ScrollView) {
         super.didAttach(to: scrollView)
         scrollView.alwaysBounceVertical = true
         applyMaxDrag()
-        placeComponent()
+        applyPosition()
     }
 
     open override func willDetach(from scrollView: ScrollView) {
         super.willDetach(from: scrollView)
         if maxDragDistance != nil { scrollView.maximumOverscroll.top = .infinity }
+        scrollView.pinnedContentTop = nil
     }
 
     private func applyMaxDrag() {
@@ -49,10 +90,22 @@ open class RefreshHeader: RefreshComponent {
     }
 
     /// MJRefreshHeader.placeSubviews: y = −height − ignoredScrollViewContentInsetTop.
+    /// Behind and in front, the header is placed by the offset: its top at the view's top
+    /// (behind) or its bottom where the pull has reached (in front).
     func placeComponent() {
         let x = -(scrollView?.adjustedContentInset.left ?? 0)
         let width = scrollView?.frame.width ?? frame.width
-        frame = Rect(x: x, y: -height - ignoredScrollViewContentInsetTop, width: width, height: height)
+        var y = -height
+        if let sv = scrollView, position != .push {
+            let top = scrollViewOriginalInset.top
+            let revealed = -(sv.contentOffset.y + top)
+            switch position {
+            case .push: break
+            case .behind: if revealed > 0 { y = sv.bounds.minY + top }
+            case .front: y = max(revealed, 0) - height
+            }
+        }
+        frame = Rect(x: x, y: y - ignoredScrollViewContentInsetTop, width: width, height: height)
         placeTwoLevelView()
     }
 
@@ -73,6 +126,7 @@ open class RefreshHeader: RefreshComponent {
 
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
+        if position != .push { placeComponent() }
         send(.scrolled(pullSample(.top)))
     }
 
@@ -164,7 +218,10 @@ open class RefreshHeader: RefreshComponent {
 
     open override func scrollViewContentInsetDidChange(_ change: Change<EdgeInsets>) {
         super.scrollViewContentInsetDidChange(change)
-        if change.old.left != change.new.left { placeComponent() }
+        if change.old.left != change.new.left || position != .push {
+            pinContent()
+            placeComponent()
+        }
     }
 
     /// While open, the header's inset follows what is visible of it, between 0 and its height

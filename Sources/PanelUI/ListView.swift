@@ -110,8 +110,9 @@ open class ListView: ScrollView {
     /// Rows that intersect the visible area.
     public var visibleRows: Range<Int> {
         guard numberOfRows > 0 else { return 0..<0 }
-        let top = max(contentOffset.y, 0)
-        let bottom = min(contentOffset.y + frame.height, contentSize.height)
+        // What is drawn, which is the offset unless the content is pinned (`pinnedContentTop`).
+        let top = max(bounds.minY, 0)
+        let bottom = min(bounds.minY + frame.height, contentSize.height)
         guard bottom > top else { return 0..<0 }
         let first = rowIndex(atY: top)
         let last = rowIndex(atY: bottom - 0.001)
@@ -119,17 +120,20 @@ open class ListView: ScrollView {
     }
 
     /// The header, footer and other views, then only the cells of the rows `area` crosses
-    /// (found by row geometry, not by asking each cell).
+    /// (found by row geometry, not by asking each cell), then the views that float above the
+    /// content (`zPosition > 0`, a header in front).
     open override func subviews(reaching area: Rect) -> [View] {
-        var result = subviews.filter { !($0 is ListCell) }
-        guard numberOfRows > 0, area.maxY > 0, area.minY < contentSize.height else { return result }
+        let others = subviews.filter { !($0 is ListCell) }
+        var result = others.filter { $0.zPosition <= 0 }
+        let above = others.filter { $0.zPosition > 0 }
+        guard numberOfRows > 0, area.maxY > 0, area.minY < contentSize.height else { return result + above }
         let first = rowIndex(atY: max(area.minY, 0))
         let last = rowIndex(atY: min(area.maxY, contentSize.height) - 0.001)
-        guard last >= first else { return result }
+        guard last >= first else { return result + above }
         for row in first...last {
             if let cell = visibleCells[row] { result.append(cell) }
         }
-        return result
+        return result + above
     }
 
     open override func layoutSubviews() {

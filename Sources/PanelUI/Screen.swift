@@ -96,7 +96,7 @@ public final class Screen {
     }
 
     private func scrollDamage(_ scroll: ScrollView, allowingMoves: Bool, into update: inout FrameUpdate) {
-        let offset = drawingOffset(scroll.contentOffset)
+        let offset = drawingOffset(scroll.boundsOrigin)
         defer { scroll.drawnOffset = offset }
         guard let drawn = scroll.drawnOffset, drawn != offset else { return }
         guard let visible = scroll.superview.map({ $0.convert(scroll.frame, to: nil) })?

@@ -32,8 +32,24 @@ open class ScrollView: View {
 
     /// Top-left of the visible area in content coordinates, points.
     public var contentOffset: Point {
-        get { boundsOrigin }
+        get { offset }
         set { setOffset(newValue) }
+    }
+
+    private var offset: Point = .zero
+
+    /// While set (an offset, points), the content is drawn as if the offset never went below
+    /// it: pulled past the top, the content stays where it is, and only the views that place
+    /// themselves by `contentOffset` move (a header in front of the content). The offset
+    /// itself, its rubber band and its observers are as without it.
+    public var pinnedContentTop: Double? {
+        didSet { if pinnedContentTop != oldValue { boundsOrigin = displayedOrigin(offset) } }
+    }
+
+    /// The origin the content is drawn with: the offset, held at `pinnedContentTop`.
+    private func displayedOrigin(_ offset: Point) -> Point {
+        guard let pin = pinnedContentTop, offset.y < pin else { return offset }
+        return Point(x: offset.x, y: pin)
     }
 
     public var contentSize: Size = .zero {
@@ -151,9 +167,10 @@ open class ScrollView: View {
     private var liveObservers: [any ScrollViewObserver] { observers.compactMap(\.value) }
 
     private func setOffset(_ offset: Point) {
-        let old = boundsOrigin
+        let old = self.offset
         guard offset != old else { return }
-        boundsOrigin = offset
+        self.offset = offset
+        boundsOrigin = displayedOrigin(offset)
         setNeedsLayout()
         let change = Change(old: old, new: offset)
         for observer in liveObservers { observer.scrollViewContentOffsetDidChange(self, change) }

@@ -76,7 +76,20 @@ open class View {
     /// The subviews that may draw into `area` (this view's bounds coordinates), in drawing
     /// order. All of them here; a list answers from its row geometry, so a small damage (a
     /// spinner) does not visit every row.
-    open func subviews(reaching area: Rect) -> [View] { subviews }
+    open func subviews(reaching area: Rect) -> [View] { drawingOrder }
+
+    /// Drawing order among siblings: higher draws later (in front), equal keeps the order of
+    /// `subviews`. Points nowhere; only the order counts.
+    public var zPosition: Double = 0 {
+        didSet { if zPosition != oldValue { superview?.setNeedsDisplay() } }
+    }
+
+    /// `subviews` in drawing order (stable by `zPosition`).
+    var drawingOrder: [View] {
+        guard subviews.contains(where: { $0.zPosition != 0 }) else { return subviews }
+        return subviews.enumerated().sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
+            .map(\.element)
+    }
 
     public var extentInSuperview: Rect { extent(for: frame) }
 
@@ -226,7 +239,8 @@ open class View {
     /// The deepest visible, interactive view containing `point` (own coordinates).
     public func hitTest(_ point: Point) -> View? {
         guard !isHidden, alpha > 0.01, isUserInteractionEnabled, bounds.contains(point) else { return nil }
-        for view in subviews.reversed() {
+        // Front to back: what is drawn last is touched first.
+        for view in drawingOrder.reversed() {
             let local = point - view.frame.origin + view.boundsOrigin
             if let hit = view.hitTest(local) { return hit }
         }

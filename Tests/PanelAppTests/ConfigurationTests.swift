@@ -173,21 +173,29 @@ struct RefreshOptionTests {
         footer-trigger-times = -1
         footer-hides-when-not-full = yes
         result-seconds = 1.5
+        minimum-seconds = 0.8
+        [appearance]
+        header-position = front
         """
         let c = try Configuration.parse(text, file: "test.conf")
         let localizer = RefreshLocalizer()
         let header = try Appearance.header(c, localizer: localizer)
         #expect(header.triggerDistance == 80 && header.maxDragDistance == 200 && header.automaticallyChangeAlpha)
         #expect(header.twoLevelTriggerDistance == 300)
+        #expect(header.position == .front && header.minimumRefreshingDuration == 0.8)
         let footer = try #require(try Appearance.footer(c, localizer: localizer) as? AutoFooter)
+        #expect(footer.minimumRefreshingDuration == 0.8)
         #expect(footer.triggerAutomaticallyRefreshPercent == -0.5 && footer.autoTriggerTimes == -1 && footer.hidesWhenContentNotFull)
         #expect(c.resultSeconds == 1.5)
         let defaults = try Appearance.header(Configuration(), localizer: localizer)
         #expect(defaults.triggerDistance == nil && defaults.maxDragDistance == nil && !defaults.automaticallyChangeAlpha)
+        #expect(defaults.position == .push && defaults.minimumRefreshingDuration == 0.3)
         #expect(try Configuration.parse("[refresh]\ntrigger-distance = 0\n", file: "t").triggerDistance == nil, "0: the height")
-        for bad in ["trigger-distance = -5", "max-drag = nan", "footer-trigger-times = 0", "footer-trigger-percent = 2", "result-seconds = 31"] {
+        for bad in ["trigger-distance = -5", "max-drag = nan", "footer-trigger-times = 0", "footer-trigger-percent = 2", "result-seconds = 31",
+                    "minimum-seconds = 11", "minimum-seconds = -1"] {
             #expect(throws: ConfigurationError.self) { try Configuration.parse("[refresh]\n\(bad)\n", file: "t") }
         }
+        #expect(throws: ConfigurationError.self) { try Configuration.parse("[appearance]\nheader-position = above\n", file: "t") }
     }
 
     @Test("a successful refresh shows its result for result-seconds in the kiosk")

@@ -83,6 +83,17 @@ struct GoldenFrameTests {
         try stage.snapshot("two-level-open")
     }
 
+    @Test("header behind the rows and in front of them, pulled past the trigger", arguments: [RefreshHeader.Position.behind, .front])
+    func positions(position: RefreshHeader.Position) throws {
+        let stage = try GoldenStage()
+        let header = stage.header(NormalHeader(localizer: stage.localizer))
+        header.position = position
+        header.lastUpdatedTimeLabel.isHidden = true
+        stage.pullDown(160)
+        #expect(header.state == .pulling)
+        try stage.snapshot("header-\(position.rawValue)-pulling")
+    }
+
     @Test("gif header: idle frames scrubbed by the pull")
     func gif() throws {
         let stage = try GoldenStage()

@@ -8,8 +8,9 @@ import PanelRefresh
 @MainActor
 @Suite("Incremental frames")
 struct IncrementalFrameTests {
-    @Test("every frame drawn from its damage equals a full render: pull, refresh, load more")
-    func damageIsComplete() throws {
+    @Test("every frame drawn from its damage equals a full render: pull, refresh, load more (each header position)",
+          arguments: RefreshHeader.Position.allCases)
+    func damageIsComplete(position: RefreshHeader.Position) throws {
         let fonts = try FontLibrary()
         let scene = Scene(size: Size(width: 320, height: 200))
         scene.screen.textMeasurer = fonts
@@ -28,6 +29,7 @@ struct IncrementalFrameTests {
         }
         let session = PanelSession(scene: scene, source: SampleItemSource(pages: 3, delay: 1, animator: scene.animator),
                                    localizer: RefreshLocalizer())
+        session.header.position = position
         session.showFirstPage()
         scene.frame()
         var script = GestureScript(start: 0.5)
