@@ -57,6 +57,35 @@ public struct GestureScript: Sendable {
         return self
     }
 
+    /// One finger along `points` in straight segments of `segmentDuration` s each (a pan
+    /// that changes direction or comes back), then (if `lift`) up after `hold` s.
+    @discardableResult
+    public mutating func drag(through points: [Point], segmentDuration: Double, hold: Double = 0,
+                              lift: Bool = true) -> GestureScript {
+        guard let first = points.first else { return self }
+        let id = allocateID()
+        append(TouchFrame(timestamp: time, touches: [Touch(id: id, position: first, phase: .began, timestamp: time)]))
+        var last = first
+        let steps = max(1, Int((segmentDuration * rate).rounded()))
+        for next in points.dropFirst() {
+            let start = last
+            for step in 1...steps {
+                let t = time + segmentDuration / Double(steps)
+                last = start + (next - start) * (Double(step) / Double(steps))
+                append(TouchFrame(timestamp: t, touches: [Touch(id: id, position: last, phase: .moved, timestamp: t)]))
+            }
+        }
+        if hold > 0 {
+            let t = time + hold
+            append(TouchFrame(timestamp: t, touches: [Touch(id: id, position: last, phase: .moved, timestamp: t)]))
+        }
+        if lift {
+            let t = time + 1 / rate
+            append(TouchFrame(timestamp: t, touches: [Touch(id: id, position: last, phase: .ended, timestamp: t)]))
+        }
+        return self
+    }
+
     /// A tap at `point`, down for `duration` s.
     @discardableResult
     public mutating func tap(at point: Point, duration: Double = 0.08) -> GestureScript {

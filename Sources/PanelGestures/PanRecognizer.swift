@@ -55,6 +55,10 @@ public struct PanRecognizer: Sendable {
     /// Centroid path with add/lift jumps removed, px.
     private var path: Point = .zero
     private var pathAtBegin: Point = .zero
+
+    /// The movement from touch-down that passed the slop, px: its larger component is the
+    /// direction the pan began in (what routing by direction decides with).
+    public var movementAtBegin: Point { pathAtBegin }
     private var tracker = VelocityTracker()
 
     public init(configuration: Configuration = Configuration()) {

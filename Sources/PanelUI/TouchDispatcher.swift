@@ -1,12 +1,20 @@
 import PanelGestures
 
-/// Routes touch frames: pans to the scroll view, taps to the view under the finger.
+/// Routes touch frames: a pan to the innermost scroll view under the finger that can move in
+/// the direction the pan began in (its overscroll to the one enclosing it, `PanRoute`), taps
+/// to the view under the finger.
 @MainActor
 public final class TouchDispatcher {
     public var pan: PanRecognizer
     public var tap: TapRecognizer
     public let rootView: View
+    /// Takes the pans that start where no scroll view is under the finger.
     public weak var scrollView: ScrollView?
+    /// The scroll views under the finger when it came down, innermost first.
+    private var chain: [ScrollView] = []
+    private var route: PanRoute?
+    /// The scroll view the pan under way drives (nil: none, or no pan).
+    public var panTarget: ScrollView? { route?.target }
     /// Hears every pan event (the program's trace).
     public var onPan: ((PanRecognizer.Event) -> Void)?
     /// Hears every tap, with the view that took it (nil: nobody).
@@ -27,20 +35,39 @@ public final class TouchDispatcher {
         fingersDown = !frame.active.isEmpty
         if !wasDown && fingersDown {
             panned = false
-            scrollView?.touchesBegan()
+            route = nil
+            chain = scrollViews(under: frame)
+            for view in chain { view.touchesBegan() }
         }
         if let event = pan.handle(frame) {
             if event.state == .began {
                 panned = true
                 tap.fail()
+                route = PanRoute(chain: chain, movement: pan.movementAtBegin)
             }
             onPan?(event)
-            scrollView?.handlePan(event)
+            route?.deliver(event)
+            if event.state == .ended || event.state == .cancelled { route = nil }
         }
         if let recognized = tap.handle(frame) {
             deliver(recognized)
         }
-        if wasDown && !fingersDown && !panned { scrollView?.touchesEnded() }
+        if wasDown && !fingersDown && !panned { for view in chain { view.touchesEnded() } }
+    }
+
+    /// The scroll views under the first finger down, innermost first; the fallback
+    /// `scrollView` when there is none.
+    private func scrollViews(under frame: TouchFrame) -> [ScrollView] {
+        var found: [ScrollView] = []
+        if let point = frame.active.first?.position {
+            var view = rootView.hitTest(point)
+            while let v = view {
+                if let scroll = v as? ScrollView, scroll.isScrollEnabled { found.append(scroll) }
+                view = v.superview
+            }
+        }
+        if found.isEmpty, let scrollView { found = [scrollView] }
+        return found
     }
 
     /// Ends whatever the fingers were doing (the device went away): a pan is cancelled, the
@@ -50,10 +77,11 @@ public final class TouchDispatcher {
         tap.fail()
         if let event = pan.cancel(at: timestamp) {
             onPan?(event)
-            scrollView?.handlePan(event)
+            route?.deliver(event)
         } else {
-            scrollView?.touchesEnded()
+            for view in chain { view.touchesEnded() }
         }
+        route = nil
     }
 
     private func deliver(_ recognized: TapRecognizer.Tap) {
