@@ -67,6 +67,19 @@ public enum Appearance {
         return footer
     }
 
+    /// The trailer of `configuration.trailer`'s style, for a horizontal list; nil: none.
+    public static func trailer(_ c: Configuration, localizer: RefreshLocalizer) -> Trailer? {
+        let trailer: StateTrailer
+        switch c.trailer {
+        case .none: return nil
+        case .normal: trailer = NormalTrailer(localizer: localizer)
+        case .state: trailer = StateTrailer(localizer: localizer)
+        }
+        style(trailer.stateLabel, c)
+        trailer.minimumRefreshingDuration = c.minimumRefreshingSeconds
+        return trailer
+    }
+
     private static func style(_ label: Label, _ c: Configuration) {
         label.textColor = c.labelColor
         label.font = Font(family: c.font, size: label.font.size, weight: label.font.weight)

@@ -82,7 +82,9 @@ public enum ReplayCommand {
         let localizer = RefreshLocalizer(language: RefreshLanguage(code: config.locale ?? "en"))
         let session = PanelSession(scene: scene, source: source, localizer: localizer,
                                    header: try Appearance.header(config, localizer: localizer),
-                                   footer: try Appearance.footer(config, localizer: localizer))
+                                   footer: try Appearance.footer(config, localizer: localizer),
+                                   orientation: config.orientation == .vertical ? .vertical : .horizontal,
+                                   trailer: Appearance.trailer(config, localizer: localizer))
         if options.configuration != nil { Appearance.styleRows(session.list, config) }
         session.onTrace = onTrace
         session.renderSeconds = { frames.driver.lastTiming?.renderSeconds }

@@ -24,6 +24,14 @@ public struct Configuration: Sendable {
         case autoNormal = "auto-normal", autoState = "auto-state", autoGif = "auto-gif"
         case backNormal = "back-normal", backState = "back-state", backGif = "back-gif"
     }
+    /// The trailer of a horizontal list (MJRefreshNormalTrailer, MJRefreshStateTrailer, none).
+    public enum TrailerStyle: String, Sendable, CaseIterable {
+        case normal, state, none
+    }
+    /// Which way the list runs.
+    public enum Orientation: String, Sendable, CaseIterable {
+        case vertical, horizontal
+    }
 
     // [data]
     public var source: SourceKind = .sample
@@ -59,6 +67,9 @@ public struct Configuration: Sendable {
     /// The backlight turned off with the panel: a /sys/class/backlight entry, "auto" (the
     /// first there is) or "none".
     public var backlight = "auto"
+    // [list]
+    /// Vertical: rows with header and footer; horizontal: columns with a trailer.
+    public var orientation: Orientation = .vertical
     // [appearance]
     public var locale: String?
     public var header: HeaderStyle = .normal
@@ -68,6 +79,8 @@ public struct Configuration: Sendable {
     public var twoLevelImage: String?
     /// Where the header is while it shows: push, behind or front.
     public var headerPosition: RefreshHeader.Position = .push
+    /// The trailer of a horizontal list.
+    public var trailer: TrailerStyle = .normal
     public var background = Color.white
     public var textColor = Color.black
     public var labelColor = Color(red: 90, green: 90, blue: 90)
@@ -240,7 +253,10 @@ public struct Configuration: Sendable {
             Key(section: "data", name: "refresh-seconds", doc: "how long the sample source takes to load, seconds (0 to 60)") { $0.refreshSeconds = try number($1, refreshSecondsRange) },
             Key(section: "rows", name: "title", doc: "the item field shown as a row's title") { $0.titleField = $1 },
             Key(section: "rows", name: "subtitle", doc: "the item field shown under it") { $0.subtitleField = $1 },
-            Key(section: "rows", name: "height", doc: "row height, points (24 to 400)") { $0.rowHeight = try number($1, 24...400) },
+            Key(section: "rows", name: "height", doc: "row height, points (24 to 400); a column's width in a horizontal list") { $0.rowHeight = try number($1, 24...400) },
+            Key(section: "list", name: "orientation", doc: "vertical (rows, pulled down to refresh, loading more at the end) or horizontal (columns; the trailer, pulled left past the last column, loads the next page; no header)") {
+                $0.orientation = try choice($1, Orientation.self)
+            },
             Key(section: "input", name: "devices", doc: "touchscreen nodes separated by commas; empty: every touchscreen udev reports") {
                 $0.devices = try $1.split(separator: ",").map { try path($0.trimmingCharacters(in: .whitespaces)) }
             },
@@ -284,6 +300,9 @@ public struct Configuration: Sendable {
             Key(section: "appearance", name: "gif-frames", doc: "folder of PNG frames for the gif styles: idle-*.png, pulling-*.png, refreshing-*.png") { $0.gifFrames = try path($1) },
             Key(section: "appearance", name: "two-level", doc: "a PNG shown as the second floor: a pull past 2.5 times the trigger distance opens it over the whole screen, a push up closes it; empty: off") {
                 $0.twoLevelImage = $1.isEmpty ? nil : try path($1)
+            },
+            Key(section: "appearance", name: "trailer", doc: "the trailer of a horizontal list: normal (arrow and vertical text), state (text only) or none (no next pages)") {
+                $0.trailer = try choice($1, TrailerStyle.self)
             },
             Key(section: "appearance", name: "header-position", doc: "where the header shows: push (the pull moves the rows down), behind (fixed behind the rows, revealed as they slide) or front (over the rows, which stay)") {
                 $0.headerPosition = try choice($1, RefreshHeader.Position.self)

@@ -58,7 +58,9 @@ public final class PanelRuntime {
         let localizer = RefreshLocalizer(language: RefreshLanguage(code: configuration.locale ?? host.language))
         session = PanelSession(scene: scene, source: source(scene.animator), pageSize: configuration.pageSize, localizer: localizer,
                                header: try Appearance.header(configuration, localizer: localizer),
-                               footer: try Appearance.footer(configuration, localizer: localizer))
+                               footer: try Appearance.footer(configuration, localizer: localizer),
+                               orientation: configuration.orientation == .vertical ? .vertical : .horizontal,
+                               trailer: Appearance.trailer(configuration, localizer: localizer))
         session.failureDisplayDuration = configuration.failureSeconds
         session.successDisplayDuration = configuration.resultSeconds
         session.header.lastUpdatedFormatter = LastUpdatedFormatter(calendar: host.calendar)
@@ -86,7 +88,12 @@ public final class PanelRuntime {
             self?.notifyShowing()
         }
         driver.onFramePresented = { [weak self] timing in self?.framePresented(timing) }
-        session.onItemsChanged = { [weak self] in self?.activity(wakes: true) }
+        session.onItemsChanged = { [weak self] in
+            guard let self else { return }
+            self.activity(wakes: true)
+            // A horizontal list has no header whose end says so.
+            if self.session.list.orientation == .horizontal { self.notifyShowing() }
+        }
     }
 
     /// Something happened that keeps the panel on (a touch, new data); `wakes`: and turns it on.

@@ -2,14 +2,22 @@ import Foundation
 import PanelRefresh
 
 /// The panel's list: a `ListView` with a header that reloads the first page and a footer that
-/// loads the next, over an `ItemSource`, tracing what happens. The program's `demo`,
-/// `replay` and `run` all drive one of these.
+/// loads the next, over an `ItemSource`, tracing what happens; or, horizontal, a row of
+/// columns whose trailer loads the next page (MJRefresh has no header across: the first page
+/// loads at the start and on `reload()`). The program's `demo`, `replay` and `run` all drive
+/// one of these.
 @MainActor
 public final class PanelSession: ListDataSource {
     public let scene: Scene
     public let list: ListView
+    /// The header; attached to a vertical list only.
     public let header: StateHeader
+    /// The footer; attached to a vertical list only.
     public let footer: RefreshFooter
+    /// The trailer of a horizontal list (nil: none, only the first page shows).
+    public let trailer: Trailer?
+    /// What loads the next page: the footer (vertical) or the trailer (horizontal).
+    public var loader: (any LoadMoreComponent)? { list.orientation == .vertical ? footer : trailer }
     public let source: any ItemSource
     public var pageSize: Int
     /// Seconds a failed refresh shows its failure before the header closes.
@@ -32,27 +40,38 @@ public final class PanelSession: ListDataSource {
     /// Seconds of the scene's clock at the first input event; traces count from it.
     public var traceOrigin: Double = 0
 
-    /// - Parameters: `header` and `footer` default to MJRefresh's normal header and auto footer.
+    /// - Parameters: `header` and `footer` default to MJRefresh's normal header and auto footer;
+    ///   `orientation` horizontal lays the items out as columns, loaded further by `trailer`.
     public init(scene: Scene, source: any ItemSource, pageSize: Int = 20, localizer: RefreshLocalizer = .shared,
-                header: StateHeader? = nil, footer: RefreshFooter? = nil) {
+                header: StateHeader? = nil, footer: RefreshFooter? = nil,
+                orientation: Axis = .vertical, trailer: Trailer? = nil) {
         self.scene = scene
         self.source = source
         self.pageSize = pageSize
         list = ListView(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator)
         list.rowHeight = .fixed(72)
+        list.orientation = orientation
         self.header = header ?? NormalHeader(localizer: localizer)
         self.footer = footer ?? AutoNormalFooter(localizer: localizer)
+        self.trailer = trailer
         self.header.finishedDisplayDuration = 0
         list.dataSource = self
         scene.screen.rootView.addSubview(list)
         scene.dispatcher.scrollView = list
-        list.header = self.header
-        list.footer = self.footer
+        if orientation == .vertical {
+            list.header = self.header
+            list.footer = self.footer
+        } else {
+            list.trailer = trailer
+        }
         self.footer.hidesWhenEmpty = true
         self.header.refreshingAction = { [weak self] in self?.refresh() }
-        self.footer.refreshingAction = { [weak self] in self?.loadMore() }
         self.header.stateDidChangeHandler = { [weak self] in self?.record(.state(t: self?.now ?? 0, component: "header", from: $0, to: $1)) }
-        self.footer.stateDidChangeHandler = { [weak self] in self?.record(.state(t: self?.now ?? 0, component: "footer", from: $0, to: $1)) }
+        if let loader {
+            let name = orientation == .vertical ? "footer" : "trailer"
+            loader.refreshingAction = { [weak self] in self?.loadMore() }
+            loader.stateDidChangeHandler = { [weak self] in self?.record(.state(t: self?.now ?? 0, component: name, from: $0, to: $1)) }
+        }
         scene.dispatcher.onPan = { [weak self] e in
             guard let self else { return }
             self.record(.pan(t: self.now, phase: e.state.rawValue, x: e.location.x, y: e.location.y,
@@ -75,9 +94,20 @@ public final class PanelSession: ListDataSource {
     }
 
     /// Loads the first page without a pull (the program's start).
-    public func start() {
-        header.beginRefreshing()
+    public func start() { reload() }
+
+    /// Loads the first page again: through the header on a vertical list, directly on a
+    /// horizontal one. False while a reload runs.
+    @discardableResult
+    public func reload() -> Bool {
+        guard list.orientation == .horizontal else { return header.beginRefreshing() }
+        guard !reloading else { return false }
+        refresh()
+        return true
     }
+
+    /// A horizontal list's reload is under way (there is no header state to say so).
+    private var reloading = false
 
     /// Shows the built-in sample's first page at once, without a refresh (replays and the demo
     /// start from a full list).
@@ -88,9 +118,11 @@ public final class PanelSession: ListDataSource {
     }
 
     private func refresh() {
-        record(.refresh(t: now, component: "header"))
+        record(.refresh(t: now, component: list.orientation == .vertical ? "header" : "list"))
+        reloading = true
         source.load(page: 0, pageSize: pageSize) { [weak self] result in
             guard let self else { return }
+            self.reloading = false
             switch result {
             case .success(let page):
                 self.items = page
@@ -99,7 +131,7 @@ public final class PanelSession: ListDataSource {
                 self.onItemsChanged?()
                 self.header.finishedDisplayDuration = self.successDisplayDuration
                 self.header.endRefreshing()
-                if page.count < self.pageSize { self.footer.endRefreshingWithNoMoreData() } else { self.footer.resetNoMoreData() }
+                if page.count < self.pageSize { self.loader?.endRefreshingWithNoMoreData(completion: nil) } else { self.loader?.resetNoMoreData() }
             case .failure(let error):
                 // The list on screen stays; the header shows the failure.
                 self.record(.error(t: self.now, message: String(describing: error)))
@@ -111,7 +143,8 @@ public final class PanelSession: ListDataSource {
     }
 
     private func loadMore() {
-        record(.refresh(t: now, component: "footer"))
+        guard let loader else { return }
+        record(.refresh(t: now, component: list.orientation == .vertical ? "footer" : "trailer"))
         source.load(page: loadedPages, pageSize: pageSize) { [weak self] result in
             guard let self else { return }
             switch result {
@@ -120,13 +153,13 @@ public final class PanelSession: ListDataSource {
                 self.loadedPages += 1
                 self.list.reloadData()
                 self.onItemsChanged?()
-                self.footer.finishedDisplayDuration = 0
-                if page.count < self.pageSize { self.footer.endRefreshingWithNoMoreData() } else { self.footer.endRefreshing() }
+                loader.finishedDisplayDuration = 0
+                if page.count < self.pageSize { loader.endRefreshingWithNoMoreData(completion: nil) } else { loader.endRefreshing() }
             case .failure(let error):
                 self.record(.error(t: self.now, message: String(describing: error)))
                 self.onError?(error)
-                self.footer.finishedDisplayDuration = self.failureDisplayDuration
-                self.footer.endRefreshing(result: .failure(String(describing: error)))
+                loader.finishedDisplayDuration = self.failureDisplayDuration
+                loader.endRefreshing(result: .failure(String(describing: error)))
             }
         }
     }

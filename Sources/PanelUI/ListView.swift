@@ -23,13 +23,21 @@ public enum RowHeight: Sendable {
     case variable(@Sendable (Int) -> Double)
 }
 
-/// A vertical list of rows on a scroll view. Only the rows on screen exist as cells, and
-/// cells that scroll away are reused, so a frame costs the same for 100 rows or 1,000,000.
+/// A list of rows on a scroll view, vertical (rows one under the other) or horizontal (rows
+/// as columns, side by side). Only the rows on screen exist as cells, and cells that scroll
+/// away are reused, so a frame costs the same for 100 rows or 1,000,000.
 @MainActor
 open class ListView: ScrollView {
     public weak var dataSource: (any ListDataSource)?
     public weak var delegate: (any ListDelegate)?
+    /// The rows' extent along `orientation`: their height in a vertical list, their width in
+    /// a horizontal one.
     public var rowHeight: RowHeight = .fixed(ListView.defaultRowHeight)
+    /// Vertical: rows top to bottom; horizontal: columns left to right, each as high as the
+    /// list. Call `reloadData()` after a change.
+    public var orientation: Axis = .vertical {
+        didSet { if orientation != oldValue { reloadData() } }
+    }
     /// Makes a new cell when none can be reused.
     public var makeCell: () -> ListCell = { ListCell() }
 
@@ -57,7 +65,7 @@ open class ListView: ScrollView {
         switch rowHeight {
         case .fixed(let h):
             rowOffsets = []
-            contentSize = Size(width: frame.width, height: Double(numberOfRows) * h)
+            contentSize = sized(length: Double(numberOfRows) * h)
         case .variable(let height):
             var offsets = [Double]()
             offsets.reserveCapacity(numberOfRows + 1)
@@ -68,23 +76,43 @@ open class ListView: ScrollView {
             }
             offsets.append(y)
             rowOffsets = offsets
-            contentSize = Size(width: frame.width, height: y)
+            contentSize = sized(length: y)
         }
         staleRows = Set(visibleCells.keys)
         setNeedsLayout()
     }
 
-    /// The row's rectangle in content coordinates.
-    public func rectForRow(_ row: Int) -> Rect {
-        switch rowHeight {
-        case .fixed(let h): return Rect(x: 0, y: Double(row) * h, width: frame.width, height: h)
-        case .variable:
-            guard row >= 0, row + 1 < rowOffsets.count else { return .zero }
-            return Rect(x: 0, y: rowOffsets[row], width: frame.width, height: rowOffsets[row + 1] - rowOffsets[row])
-        }
+    /// A content size `length` long along the rows, as wide (or high) as the list across.
+    private func sized(length: Double) -> Size {
+        orientation == .vertical ? Size(width: frame.width, height: length) : Size(width: length, height: frame.height)
     }
 
-    /// The row at `y` in content coordinates, clamped to the rows that exist.
+    /// The content's length along the rows.
+    private var contentLength: Double { orientation == .vertical ? contentSize.height : contentSize.width }
+    /// The list's own length along the rows.
+    private var viewLength: Double { orientation == .vertical ? frame.height : frame.width }
+    /// `r`'s start and end along the rows.
+    private func span(_ r: Rect) -> (min: Double, max: Double) {
+        orientation == .vertical ? (r.minY, r.maxY) : (r.minX, r.maxX)
+    }
+
+    /// The row's rectangle in content coordinates.
+    public func rectForRow(_ row: Int) -> Rect {
+        let start: Double, length: Double
+        switch rowHeight {
+        case .fixed(let h):
+            start = Double(row) * h
+            length = h
+        case .variable:
+            guard row >= 0, row + 1 < rowOffsets.count else { return .zero }
+            start = rowOffsets[row]
+            length = rowOffsets[row + 1] - rowOffsets[row]
+        }
+        return orientation == .vertical ? Rect(x: 0, y: start, width: frame.width, height: length)
+                                        : Rect(x: start, y: 0, width: length, height: frame.height)
+    }
+
+    /// The row at `y` (along the rows) in content coordinates, clamped to the rows that exist.
     private func rowIndex(atY y: Double) -> Int {
         guard numberOfRows > 0 else { return 0 }
         switch rowHeight {
@@ -103,16 +131,18 @@ open class ListView: ScrollView {
 
     /// The row under `point` (content coordinates), if any.
     public func row(at point: Point) -> Int? {
-        guard numberOfRows > 0, point.y >= 0, point.y < contentSize.height else { return nil }
-        return rowIndex(atY: point.y)
+        let along = orientation == .vertical ? point.y : point.x
+        guard numberOfRows > 0, along >= 0, along < contentLength else { return nil }
+        return rowIndex(atY: along)
     }
 
     /// Rows that intersect the visible area.
     public var visibleRows: Range<Int> {
         guard numberOfRows > 0 else { return 0..<0 }
         // What is drawn, which is the offset unless the content is pinned (`pinnedContentTop`).
-        let top = max(bounds.minY, 0)
-        let bottom = min(bounds.minY + frame.height, contentSize.height)
+        let drawn = span(bounds)
+        let top = max(drawn.min, 0)
+        let bottom = min(drawn.min + viewLength, contentLength)
         guard bottom > top else { return 0..<0 }
         let first = rowIndex(atY: top)
         let last = rowIndex(atY: bottom - 0.001)
@@ -126,9 +156,10 @@ open class ListView: ScrollView {
         let others = subviews.filter { !($0 is ListCell) }
         var result = others.filter { $0.zPosition <= 0 }
         let above = others.filter { $0.zPosition > 0 }
-        guard numberOfRows > 0, area.maxY > 0, area.minY < contentSize.height else { return result + above }
-        let first = rowIndex(atY: max(area.minY, 0))
-        let last = rowIndex(atY: min(area.maxY, contentSize.height) - 0.001)
+        let reach = span(area)
+        guard numberOfRows > 0, reach.max > 0, reach.min < contentLength else { return result + above }
+        let first = rowIndex(atY: max(reach.min, 0))
+        let last = rowIndex(atY: min(reach.max, contentLength) - 0.001)
         guard last >= first else { return result + above }
         for row in first...last {
             if let cell = visibleCells[row] { result.append(cell) }
@@ -138,8 +169,9 @@ open class ListView: ScrollView {
 
     open override func layoutSubviews() {
         super.layoutSubviews()
-        // Rows span the list: a resized list must not become horizontally scrollable.
-        if contentSize.width != frame.width { contentSize.width = frame.width }
+        // Rows span the list: a resized list must not become scrollable across its rows.
+        if orientation == .vertical, contentSize.width != frame.width { contentSize.width = frame.width }
+        if orientation == .horizontal, contentSize.height != frame.height { contentSize.height = frame.height }
         let rows = visibleRows
         for (row, cell) in visibleCells where !rows.contains(row) {
             cell.isHidden = true
@@ -213,7 +245,12 @@ open class ListCell: View {
             titleLabel.frame = Rect(x: contentMargin, y: half - 24, width: width, height: 24)
             subtitleLabel.frame = Rect(x: contentMargin, y: half + 2, width: width, height: 18)
         }
-        separator.frame = Rect(x: contentMargin, y: frame.height - 1, width: frame.width - contentMargin, height: 1)
+        if list?.orientation == .horizontal {
+            // Columns: the separator runs down the right edge.
+            separator.frame = Rect(x: frame.width - 1, y: contentMargin, width: 1, height: frame.height - 2 * contentMargin)
+        } else {
+            separator.frame = Rect(x: contentMargin, y: frame.height - 1, width: frame.width - contentMargin, height: 1)
+        }
     }
 
     open override func handleTap(at point: Point) -> Bool {

@@ -94,6 +94,23 @@ struct GoldenFrameTests {
         try stage.snapshot("header-\(position.rawValue)-pulling")
     }
 
+    @Test("a horizontal list: items as columns, the trailer pulled past the last one")
+    func horizontal() throws {
+        let stage = try GoldenStage(rows: 6)
+        stage.list.rowHeight = .fixed(140)
+        stage.list.orientation = .horizontal
+        let trailer = NormalTrailer(localizer: stage.localizer)
+        stage.list.trailer = trailer
+        stage.list.contentOffset = stage.list.maximumContentOffset
+        stage.scene.frame()
+        var s = GestureScript(start: stage.scene.clock.now + 0.1)
+        s.drag(from: Point(x: 380, y: 120), to: Point(x: 100, y: 120), duration: 0.3, hold: 0.3, lift: false)
+        stage.scene.play(s.frames)
+        #expect(trailer.state == .pulling)
+        #expect(stage.list.visibleRows == 3..<6)
+        try stage.snapshot("horizontal-trailer-pulling")
+    }
+
     @Test("gif header: idle frames scrubbed by the pull")
     func gif() throws {
         let stage = try GoldenStage()

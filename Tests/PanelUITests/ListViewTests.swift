@@ -132,3 +132,42 @@ struct SceneTests {
         #expect(scene.frameCount - frames >= 30 && scene.frameCount - frames <= 32)
     }
 }
+
+@MainActor
+@Suite("Horizontal list")
+struct HorizontalListViewTests {
+    @Test("rows become columns as high as the list; the visible ones follow the x offset; a tap selects the column; separators run down")
+    func columns() {
+        let scene = Scene(size: Size(width: 800, height: 480))
+        let list = ListView(frame: Rect(x: 0, y: 0, width: 800, height: 480), animator: scene.animator)
+        let source = CountingSource(rows: 1000)
+        list.rowHeight = .fixed(200)
+        list.dataSource = source
+        list.delegate = source
+        list.orientation = .horizontal
+        scene.screen.rootView.addSubview(list)
+        scene.dispatcher.scrollView = list
+        scene.frame()
+        #expect(list.contentSize == Size(width: 200_000, height: 480))
+        #expect(list.visibleRows == 0..<4)
+        #expect(list.canScrollHorizontally && !list.canScrollVertically)
+        list.contentOffset = Point(x: 1_000, y: 0)
+        scene.frame()
+        #expect(list.visibleRows == 5..<9)
+        #expect(list.visibleCells[6]?.frame == Rect(x: 1_200, y: 0, width: 200, height: 480))
+        #expect(list.visibleCells[6]?.titleLabel.text == "Row 6")
+        #expect(list.visibleCells.count == 4, "only the columns on screen exist")
+        let separator = list.visibleCells[6]!.separator.frame
+        #expect(separator.width == 1 && separator.minX == 199 && separator.height > 400)
+        #expect(list.row(at: Point(x: 1_450, y: 10)) == 7)
+        var tap = GestureScript(start: scene.clock.now + 0.1)
+        tap.tap(at: Point(x: 450, y: 240))
+        scene.play(tap.frames)
+        #expect(source.selected == [7])
+        // A sideways swipe scrolls it.
+        var swipe = GestureScript(start: scene.clock.now + 0.1)
+        swipe.drag(from: Point(x: 700, y: 240), to: Point(x: 300, y: 240), duration: 0.4, hold: 0.2)
+        scene.play(swipe.frames)
+        #expect(list.contentOffset.x > 1_300 && list.contentOffset.y == 0)
+    }
+}
