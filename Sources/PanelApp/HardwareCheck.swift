@@ -33,10 +33,10 @@ public enum HardwareCheck {
     static func presentAndWait(_ display: any Display, damage: [Rect]) throws {
         var shown = false
         try display.present(damage: damage) { shown = true }
-        if !shown, let fd = display.eventDescriptor {
-            var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&waiter, 1, 2000) > 0 else { throw DisplayError.call("no page-flip event within 2 s", errno: ETIMEDOUT) }
-            try display.handleEvents()
+        if !shown, display.eventDescriptor != nil {
+            guard try display.waitForEvents(timeout: 2) else {
+                throw DisplayError.call("no page-flip event within 2 s", errno: ETIMEDOUT)
+            }
         }
         guard shown else { throw DisplayError.call("the flip completed no frame", errno: EIO) }
     }

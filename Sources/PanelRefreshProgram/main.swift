@@ -211,11 +211,11 @@ func noneLeft(_ arguments: [String]) throws {
 @MainActor
 func waitForDisplay(_ display: any Display, until deadline: Double) -> Bool {
     let timeout = max(0, deadline - monotonicNow())
-    if let fd = display.eventDescriptor {
-        var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&waiter, 1, Int32((timeout * 1000).rounded(.up))) > 0 else { return false }
-        do { try display.handleEvents() } catch { Log.error("display events: \(error)") }
-        return true
+    if display.eventDescriptor != nil {
+        do { return try display.waitForEvents(timeout: timeout) } catch {
+            Log.error("display events: \(error)")
+            return true
+        }
     }
     usleep(UInt32(min(timeout, 1) * 1_000_000))
     return false
