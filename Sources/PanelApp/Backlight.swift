@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import PanelRefresh
+import Glibc
 import PanelInput
 
 /// A panel's backlight under /sys/class/backlight: off with the panel, back to its brightness
@@ -37,7 +39,7 @@ public final class Backlight {
     private func read(_ file: String) throws -> String {
         do {
             let bytes = try BoundedFile.read(path + "/" + file, limit: 64)
-            return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return TextFormat.trimmed(String(decoding: bytes, as: UTF8.self), newlines: true)
         } catch .tooLarge {
             throw BacklightError(path: path + "/" + file, errno: EFBIG)
         } catch .unreadable(let code) {

@@ -1,5 +1,7 @@
 import CProcess
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// One run of an outside program, supervised as a group: it leads a process group of its own,
 /// its stdout and stderr are read together (neither pipe can fill and block it), each with a

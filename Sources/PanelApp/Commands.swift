@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelDisplay
 import PanelInput
 import PanelRefresh
@@ -153,7 +154,7 @@ public enum DemoCommand {
             case let .state(_, "footer", _, to) where to == .noMoreData: pending = "no-more-data"
             case .frame:
                 if let moment = pending {
-                    moments[moment] = framesDirectory + "/frame-" + String(format: "%05d", display.framesPresented) + ".png"
+                    moments[moment] = framesDirectory + "/frame-" + TextFormat.padded(display.framesPresented, 5) + ".png"
                     pending = nil
                 }
             default: break

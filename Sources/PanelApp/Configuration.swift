@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelInput
 import PanelRefresh
 
@@ -126,11 +127,11 @@ public struct Configuration: Sendable {
         var seen = Set<String>()
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let number = index + 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = TextFormat.trimmed(raw)
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw ConfigurationError(file: file, line: number, message: "a section header ends with ]") }
-                section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+                section = TextFormat.trimmed(line.dropFirst().dropLast())
                 guard Key.all.contains(where: { $0.section == section }) else {
                     throw ConfigurationError(file: file, line: number, message: "unknown section [\(section)]; sections: \(Key.sections.joined(separator: ", "))")
                 }
@@ -139,8 +140,8 @@ public struct Configuration: Sendable {
             guard let equals = line.firstIndex(of: "=") else {
                 throw ConfigurationError(file: file, line: number, message: "expected key = value")
             }
-            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let name = TextFormat.trimmed(line[..<equals])
+            let value = TextFormat.trimmed(line[line.index(after: equals)...])
             guard !section.isEmpty else { throw ConfigurationError(file: file, line: number, message: "\(name) is outside any [section]") }
             let qualified = "\(section).\(name)"
             guard seen.insert(qualified).inserted else { throw ConfigurationError(file: file, line: number, message: "\(qualified) is set twice") }
@@ -258,7 +259,7 @@ public struct Configuration: Sendable {
                 $0.orientation = try choice($1, Orientation.self)
             },
             Key(section: "input", name: "devices", doc: "touchscreen nodes separated by commas; empty: every touchscreen udev reports") {
-                $0.devices = try $1.split(separator: ",").map { try path($0.trimmingCharacters(in: .whitespaces)) }
+                $0.devices = try $1.split(separator: ",").map { try path(TextFormat.trimmed($0)) }
             },
             Key(section: "input", name: "rotation", doc: "how far the touchscreen is turned against the glass beyond display.rotation, clockwise: 0, 90, 180 or 270 (for a sensor mounted differently from the panel)") {
                 guard let degrees = Int($1), let r = Rotation(rawValue: degrees) else { throw ValueError(message: "\"\($1)\" is not 0, 90, 180 or 270") }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelInput
 import PanelRefresh
 
@@ -48,7 +49,9 @@ public final class FileLastUpdatedStore: LastUpdatedStore {
         dates[key] = date
         cache = dates
         let seconds = dates.mapValues { $0.timeIntervalSince1970 }
-        let data = (try? JSONSerialization.data(withJSONObject: seconds, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(seconds)) ?? Data("{}".utf8)
         do {
             try write(Array(data))
             lastError = nil
@@ -101,10 +104,9 @@ public final class FileLastUpdatedStore: LastUpdatedStore {
         if let cache { return cache }
         var dates: [String: Date] = [:]
         if let bytes = try? BoundedFile.read(path, limit: Self.maxBytes),
-           let object = try? JSONSerialization.jsonObject(with: Data(bytes)),
-           let table = object as? [String: Any] {
+           case .object(let table)? = try? JSONValue.parse(Data(bytes)) {
             for (key, value) in table {
-                if let seconds = value as? Double, seconds.isFinite { dates[key] = Date(timeIntervalSince1970: seconds) }
+                if let seconds = value.double, seconds.isFinite { dates[key] = Date(timeIntervalSince1970: seconds) }
             }
         }
         cache = dates

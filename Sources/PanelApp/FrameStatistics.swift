@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import PanelRefresh
+import Glibc
 import PanelDisplay
 
 /// Frame timings over a window: touch-to-glass latency and render time percentiles, and the
@@ -42,7 +44,7 @@ public struct FrameStatistics: Sendable {
     /// One log line: `frames 120, dropped 1; touch to glass p50 14.2 ms, p95 ..., p99 ...
     /// (37 frames with touch); render p50 0.41 ms, p99 1.20 ms`.
     public var summary: String {
-        func ms(_ v: Double?) -> String { v.map { String(format: "%.2f ms", $0 * 1000) } ?? "-" }
+        func ms(_ v: Double?) -> String { v.map { TextFormat.fixed($0 * 1000, decimals: 2) + " ms" } ?? "-" }
         var line = "frames \(frames), dropped \(dropped)"
         if latencies.isEmpty {
             line += "; no frame answered a touch"

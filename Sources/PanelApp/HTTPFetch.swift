@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What one HTTP(S) request may cost, every bound enforced by libcurl while it receives, so a
 /// hostile or broken server can neither fill the panel's memory nor hold a load forever.

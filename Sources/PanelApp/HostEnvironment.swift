@@ -1,31 +1,38 @@
-import Foundation
+import FoundationEssentials
+import PanelRefresh
+import Glibc
 
-/// What the program takes from the machine it runs on: the language ($LANG) and the time zone
-/// ($TZ, else /etc/localtime). Read once, by the program's `main` (`read()`), and handed down;
-/// nothing below reads the environment, so tests, replays and expected frames are the same
-/// on every machine (`neutral`).
+/// What the program takes from the machine it runs on: the language ($LANG) and the local
+/// time's offset from UTC ($TZ, else /etc/localtime, through the C library's `localtime_r`).
+/// Read once, by the program's `main` (`read()`), and handed down; nothing below reads the
+/// environment, so tests, replays and expected frames are the same on every machine
+/// (`neutral`).
 public struct HostEnvironment: Sendable {
     /// A locale code as in $LANG ("de_DE.UTF-8"); `appearance.locale` wins over it.
     public var language: String
-    public var timeZone: TimeZone
+    /// Seconds east of UTC at a moment (daylight saving included).
+    public var utcOffset: @Sendable (Date) -> Int
 
-    public init(language: String, timeZone: TimeZone) {
+    public init(language: String, utcOffset: @escaping @Sendable (Date) -> Int) {
         self.language = language
-        self.timeZone = timeZone
+        self.utcOffset = utcOffset
     }
 
     /// English and UTC: what every command but `run` and the live demo uses.
-    public static let neutral = HostEnvironment(language: "en", timeZone: TimeZone(identifier: "UTC") ?? .current)
+    public static let neutral = HostEnvironment(language: "en", utcOffset: { _ in 0 })
 
-    /// The running process's $LANG and time zone.
+    /// The running process's $LANG and the C library's local time.
     public static func read() -> HostEnvironment {
-        HostEnvironment(language: ProcessInfo.processInfo.environment["LANG"] ?? "en", timeZone: .current)
+        tzset()
+        let language = getenv("LANG").map { String(cString: $0) } ?? "en"
+        return HostEnvironment(language: language.isEmpty ? "en" : language, utcOffset: { date in
+            var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+            var parts = tm()
+            guard localtime_r(&seconds, &parts) != nil else { return 0 }
+            return Int(parts.tm_gmtoff)
+        })
     }
 
-    /// Gregorian dates in this time zone (the header's "Updated: today 14:05").
-    public var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
-    }
+    /// The header's "Updated: today 14:05" in local time.
+    public var lastUpdatedFormatter: LastUpdatedFormatter { LastUpdatedFormatter(utcOffset: utcOffset) }
 }

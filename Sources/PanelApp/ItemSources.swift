@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import PanelRefresh
+import Glibc
 import PanelInput
 
 /// Why a data source gave no page.
@@ -42,15 +45,15 @@ public enum ItemParser {
 
     public static func parse(_ data: Data, source: String, fields: Fields = Fields()) throws -> [Item] {
         guard data.count <= maxBytes else { throw DataSourceError.tooLarge(source: source, limit: maxBytes) }
-        let objects: [Any]
-        if let array = try? JSONSerialization.jsonObject(with: data) as? [Any] {
+        let objects: [JSONValue]
+        if case .array(let array)? = try? JSONValue.parse(data) {
             objects = array
         } else {
-            var lines: [Any] = []
+            var lines: [JSONValue] = []
             for (number, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {
                 let trimmed = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }
                 if trimmed.isEmpty { continue }
-                guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed)) else {
+                guard let object = try? JSONValue.parse(Data(trimmed)) else {
                     throw DataSourceError.malformed(source: source, reason: "line \(number + 1) is not JSON")
                 }
                 lines.append(object)
@@ -62,19 +65,20 @@ public enum ItemParser {
         }
         let names = fields
         return try objects.enumerated().map { index, value in
-            guard let object = value as? [String: Any] else {
+            guard case .object(let object) = value else {
                 throw DataSourceError.malformed(source: source, reason: "item \(index + 1) is not an object")
             }
-            guard let title = object[names.title] as? String else {
+            guard let title = object[names.title]?.string else {
                 throw DataSourceError.malformed(source: source, reason: "item \(index + 1) has no string \"\(names.title)\"")
             }
             let id: String
             switch object["id"] {
-            case let s as String: id = s
-            case let n as NSNumber: id = n.stringValue
+            case .string(let s)?: id = s
+            case .integer(let n)?: id = String(n)
+            case .number(let d)?: id = "\(d)"
             default: id = "\(index + 1)"
             }
-            return Item(id: id, title: title, subtitle: object[names.subtitle] as? String ?? "")
+            return Item(id: id, title: title, subtitle: object[names.subtitle]?.string ?? "")
         }
     }
 
@@ -138,7 +142,7 @@ public final class CommandItemSource: ItemSource {
         }
         if outcome.stdoutOverflowed { throw DataSourceError.tooLarge(source: executable, limit: ItemParser.maxBytes) }
         guard outcome.exitCode == 0 else {
-            let stderr = String(decoding: outcome.stderrTail, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let stderr = TextFormat.trimmed(String(decoding: outcome.stderrTail, as: UTF8.self), newlines: true)
             // A signal shows as the shell shows it: 128 + its number.
             throw DataSourceError.exitStatus(command: executable, status: outcome.exitCode ?? 128 + outcome.signal, stderr: stderr)
         }
@@ -188,7 +192,7 @@ public final class HTTPItemSource: ItemSource {
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
         let template = url, timeout = timeout, fields = fields
         let paged = template.contains("{page}")
-        let text = template.replacingOccurrences(of: "{page}", with: String(page)).replacingOccurrences(of: "{size}", with: String(pageSize))
+        let text = template.replacing("{page}", with: String(page)).replacing("{size}", with: String(pageSize))
         guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
             completion(.failure(DataSourceError.unreachable(source: text, reason: "not an http(s) URL")))
             return

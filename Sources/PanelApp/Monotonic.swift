@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Seconds of CLOCK_MONOTONIC: the base of the kernel's touch and page-flip time stamps. Read
 /// only by the program's side (run loop, frame timings), never by the UI core.

@@ -1,5 +1,6 @@
 import CSystemd
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Tells the service manager how the program is doing (sd_notify): READY=1, WATCHDOG=1,
 /// STATUS=..., STOPPING=1.

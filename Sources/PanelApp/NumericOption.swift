@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import PanelRefresh
+import Glibc
 
 /// Numbers given on the command line. Each option has a range, the same as its configuration
 /// key's where it has one; a number outside it (or not a number, or not finite) is a usage
@@ -30,7 +32,7 @@ public enum NumericOption {
     /// Two hex ABS codes, as `--axes 02,03` and `input.position-axes`: each at most ABS_MAX.
     public static func axes(_ option: String, _ text: String) throws -> (x: UInt16, y: UInt16) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            .compactMap { UInt16($0.trimmingCharacters(in: .whitespaces), radix: 16) }
+            .compactMap { UInt16(TextFormat.trimmed($0), radix: 16) }
         guard parts.count == 2, parts.allSatisfy({ $0 <= Configuration.maxAbsCode }) else {
             throw UsageError("bad \(option) \"\(text)\": want two hex ABS codes up to 3f, e.g. 02,03")
         }

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import PanelDisplay
 import PanelInput
 import PanelRefresh
@@ -63,7 +65,7 @@ public final class PanelRuntime {
                                trailer: Appearance.trailer(configuration, localizer: localizer))
         session.failureDisplayDuration = configuration.failureSeconds
         session.successDisplayDuration = configuration.resultSeconds
-        session.header.lastUpdatedFormatter = LastUpdatedFormatter(calendar: host.calendar)
+        session.header.lastUpdatedFormatter = host.lastUpdatedFormatter
         Appearance.styleRows(session.list, configuration)
         lastUpdatedStore = FileLastUpdatedStore(path: configuration.stateDirectory + "/last-updated.json")
         session.header.lastUpdatedStore = lastUpdatedStore

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelRefresh
 
 /// The panel's list: a `ListView` with a header that reloads the first page and a footer that

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelRefresh
 
 /// A page of items, as data sources deliver them.

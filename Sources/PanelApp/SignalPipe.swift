@@ -1,5 +1,6 @@
 import CProcess
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The kiosk's signals as bytes in a pipe, from the first line of `main` on.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelRefresh
 
 /// The `replay --trace` lines: one JSON object per line, with exactly the fields the program
@@ -15,7 +16,7 @@ public enum TraceEvent: Sendable {
     /// A number without trailing zeros (at most 4 decimals), so traces compare as text.
     static func number(_ v: Double) -> String {
         guard v.isFinite else { return "0" }
-        var s = String(format: "%.4f", v + 0)
+        var s = TextFormat.fixed(v + 0, decimals: 4)
         while s.hasSuffix("0") { s.removeLast() }
         if s.hasSuffix(".") { s.removeLast() }
         return s == "-0" ? "0" : s
@@ -33,7 +34,7 @@ public enum TraceEvent: Sendable {
             case "\t": out += "\\t"
             default:
                 if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
+                    out += "\\u" + TextFormat.hex(scalar.value, 4)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

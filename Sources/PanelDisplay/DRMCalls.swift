@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A display mode (a row of the connector's mode list).
 public struct DRMMode: Sendable, Hashable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How frames reach the glass on one card, found at bring-up.
 public enum DRMPresentPath: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import CUdev
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// udev's events for DRM cards: a connector plugged or unplugged (`HOTPLUG=1` on the card's
 /// "change" event), the card's node added or removed. The run loop watches `fileDescriptor`

@@ -1,5 +1,6 @@
 import CLinuxFB
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelRender
 import PanelUI
 

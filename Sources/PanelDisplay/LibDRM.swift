@@ -1,5 +1,6 @@
 import CDRM
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `DRMCalls` through libdrm: the real kernel interface.
 @MainActor

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A DRM card in memory: one connector with one mode, dumb buffers in plain RAM, flips that
 /// complete at the next `handleEvents()`. For benchmarks of the whole DRM path and for apps'

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import PanelApp
+import Glibc
 
 /// The target the entry points run; set once by `LLVMFuzzerInitialize`, before any input.
 nonisolated(unsafe) private var selected: FuzzTarget?
@@ -12,7 +14,8 @@ public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>,
     guard argc.pointee >= 2, let vector = argv.pointee, let name = vector[1],
           let target = FuzzTarget(rawValue: String(cString: name)) else {
         let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")
-        FileHandle.standardError.write(Data("usage: panel-refresh-fuzz \(names) [libFuzzer options] [CORPUS]...\n".utf8))
+        var stream = StandardError()
+        print("usage: panel-refresh-fuzz \(names) [libFuzzer options] [CORPUS]...", to: &stream)
         exit(2)
     }
     selected = target

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads a whole file with a size limit enforced while reading: a file that grows between a
 /// size check and the read, or a device node that never ends, cannot take more than `limit`

@@ -1,5 +1,7 @@
 import CEvdev
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// A live input device through libevdev: opened non-blocking and close-on-exec, timestamps
 /// on CLOCK_MONOTONIC, SYN_DROPPED resynchronised by libevdev's sync mode (the synthetic

@@ -1,4 +1,6 @@
-import Foundation
+import PanelGestures
+import FoundationEssentials
+import Glibc
 
 /// Reads evemu 1.0–1.3 text, as evemu-record writes it (docs/input.md, "Recordings").
 ///
@@ -219,7 +221,7 @@ struct DescriptionReader {
 
     mutating func read(_ line: EvemuParser.Line) throws {
         let text = line.text
-        if text.trimmingCharacters(in: .whitespaces).isEmpty { return }
+        if TextFormat.trimmed(text).isEmpty { return }
         if text.hasPrefix("#") {
             // "# EVEMU 1.3" before any data sets the version.
             if !sawData, text.hasPrefix("# EVEMU ") {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An evemu file format version ("# EVEMU 1.3").
 public struct EvemuVersion: Sendable, Hashable, Comparable, CustomStringConvertible {

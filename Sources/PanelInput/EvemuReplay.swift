@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelGestures
 
 /// Plays a recording through the same path as a live device: raw events into a

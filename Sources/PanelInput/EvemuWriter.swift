@@ -1,4 +1,6 @@
-import Foundation
+import PanelGestures
+import FoundationEssentials
+import Glibc
 
 /// Writes evemu 1.3, as `evemu-record` does, so evemu's own tools read it back.
 public enum EvemuWriter {
@@ -72,17 +74,8 @@ public enum EvemuWriter {
             + events(r.events)
     }
 
-    /// `%0Nx`: lower-case hex, zero-padded to `width` (String(format:) is Foundation's and slow).
-    static func hex<T: BinaryInteger>(_ value: T, _ width: Int) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    /// `%0Nd`: decimal, zero-padded to `width` with the sign counted, as printf does ("-001").
-    static func padded(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value.magnitude), sign = value < 0 ? "-" : ""
-        return sign + String(repeating: "0", count: max(0, width - sign.count - digits.count)) + digits
-    }
+    static func hex<T: BinaryInteger>(_ value: T, _ width: Int) -> String { TextFormat.hex(value, width) }
+    static func padded(_ value: Int64, _ width: Int) -> String { TextFormat.padded(value, width) }
 
     private static func bytes(of codes: Set<UInt16>, line: Int) -> String {
         var out = ""

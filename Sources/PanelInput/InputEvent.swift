@@ -1,4 +1,6 @@
-import Foundation
+import PanelGestures
+import FoundationEssentials
+import Glibc
 
 /// One kernel input event (`struct input_event`).
 public struct InputEvent: Sendable, Hashable, CustomStringConvertible {
@@ -23,7 +25,7 @@ public struct InputEvent: Sendable, Hashable, CustomStringConvertible {
     public var isSynReport: Bool { type == EventType.syn && code == SynCode.report }
 
     public var description: String {
-        "\(microseconds / 1_000_000).\(String(format: "%06d", Int(microseconds % 1_000_000))) type \(type) code \(code) value \(value)"
+        "\(microseconds / 1_000_000).\(TextFormat.padded(Int(microseconds % 1_000_000), 6)) type \(type) code \(code) value \(value)"
     }
 }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelGestures
 
 /// libinput's calibration matrix: six numbers [a b c; d e f] applied to the device's

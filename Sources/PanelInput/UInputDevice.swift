@@ -1,5 +1,6 @@
 import CEvdev
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A virtual input device made through /dev/uinput (libevdev's uinput API) from a
 /// description: the hardware tests' touchscreen, and how `panel-refresh inject` plays a

@@ -1,5 +1,7 @@
 import CUdev
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// A touchscreen udev knows of.
 public struct TouchscreenInfo: Sendable, Hashable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Keeps the time of the last completed refresh per key (MJRefresh kept it in
 /// NSUserDefaults). The core holds only the in-memory store; the program keeps the time in a

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The base of every refresh control: MJRefreshComponent's state machine, callbacks, timing
 /// and subclass hooks, observing its scroll view through typed callbacks instead of KVO.

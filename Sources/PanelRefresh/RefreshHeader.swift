@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Pull down past the top to refresh (MJRefreshHeader).
 @MainActor

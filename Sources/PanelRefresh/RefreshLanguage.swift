@@ -17,7 +17,7 @@ public enum RefreshLanguage: String, Sendable, Hashable, CaseIterable {
     /// language; anything else is English. Unlike MJRefresh, plain "zh", "zh-CN" and "zh-SG"
     /// are Simplified (MJ sent every `zh` without "Hans" to Traditional).
     public init(code: String) {
-        let normalized = code.replacingOccurrences(of: "_", with: "-").lowercased()
+        let normalized = String(code.map { $0 == "_" ? "-" : $0 }).lowercased()
         let base = normalized.split(whereSeparator: { $0 == "-" || $0 == "." || $0 == "@" }).first.map(String.init) ?? ""
         switch base {
         case "zh":

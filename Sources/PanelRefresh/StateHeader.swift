@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A header with a state label and a last-updated label (MJRefreshStateHeader).
 @MainActor

@@ -1,5 +1,7 @@
 // panel-refresh: pull-to-refresh on a Linux touch panel. See `panel-refresh --help`.
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import PanelApp
 import PanelDisplay
 import PanelInput
@@ -48,7 +50,10 @@ exit codes: 0 done, 1 failed (the log says why), 2 bad command line
 
 func fail(_ message: String, code: Int32) -> Never {
     Log.error(message)
-    if code == 2 { FileHandle.standardError.write(Data((usage + "\n").utf8)) }
+    if code == 2 {
+        var stream = StandardError()
+        print(usage, to: &stream)
+    }
     exit(code)
 }
 

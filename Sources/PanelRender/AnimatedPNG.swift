@@ -1,5 +1,6 @@
 import CPNG
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes an animated PNG (APNG) from PNG files of equal size: the first frame's IDAT chunks
 /// stay as they are, later frames' become fdAT chunks, with acTL/fcTL chunks around them.
@@ -76,7 +77,7 @@ public enum AnimatedPNG {
         do {
             try Data(out).write(to: URL(fileURLWithPath: output))
         } catch {
-            throw RenderError.png(path: output, message: error.localizedDescription)
+            throw RenderError.png(path: output, message: "\(error)")
         }
     }
 }

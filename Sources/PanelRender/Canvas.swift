@@ -1,5 +1,6 @@
 import CPixman
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelUI
 
 /// Drawing operations on a surface, in pixels, all through pixman: solid and translucent

@@ -1,7 +1,8 @@
 import CFontconfig
 import CFreeType
 import CPixman
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelUI
 
 /// Fonts found through fontconfig and rasterised by FreeType, with a glyph cache. Each

@@ -1,5 +1,6 @@
 import CPNG
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// PNG files through libpng's simplified API.
 public enum PNG {

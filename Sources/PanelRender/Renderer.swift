@@ -1,5 +1,6 @@
 import CPixman
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelUI
 
 /// Draws a screen's view tree into a surface: backgrounds, labels, images and the vector

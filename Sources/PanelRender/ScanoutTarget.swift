@@ -1,6 +1,7 @@
 import CPixman
 import CStream
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelUI
 
 /// A whole-pixel rectangle.

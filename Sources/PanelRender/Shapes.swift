@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelUI
 
 /// The vector artwork, as triangles: MJRefresh draws bitmaps (arrow@2x.png, the spinner);

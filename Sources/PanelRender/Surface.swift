@@ -1,5 +1,6 @@
 import CPixman
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Pixels in memory: the renderer's own buffer, or one it is lent (a DRM dumb buffer).
 public final class Surface {

@@ -1,5 +1,6 @@
 import PanelGestures
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The only source of time for the UI. The core never reads a clock of its own.
 @MainActor

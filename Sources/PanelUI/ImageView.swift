@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PanelGestures
 /// Names an image the renderer can load (a file path or a built-in shape name) and its size
 /// in points.

@@ -169,15 +169,15 @@ struct BlankingTests {
 struct HostEnvironmentTests {
     @Test("the language and time zone come from the host the program hands down; appearance.locale wins")
     func handedDown() throws {
-        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
         var configuration = Configuration()
         configuration.stateDirectory = FileManager.default.temporaryDirectory.path
-        let host = HostEnvironment(language: "ru_RU.UTF-8", timeZone: tokyo)
+        let host = HostEnvironment(language: "ru_RU.UTF-8", utcOffset: { _ in 9 * 3600 })
         let runtime = try PanelRuntime(configuration: configuration, display: HeadlessDisplay(width: 400, height: 240),
                                        fonts: try FontLibrary(), notifier: RecordingNotifier(),
                                        source: { SampleItemSource(animator: $0) }, clock: ManualClock(), host: host)
         #expect(runtime.session.header.localizer.language == .russian)
-        #expect(runtime.session.header.lastUpdatedFormatter.calendar.timeZone == tokyo)
+        let moment = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(runtime.session.header.lastUpdatedFormatter.utcOffset(moment) == 9 * 3600)
         configuration.locale = "ko"
         let korean = try PanelRuntime(configuration: configuration, display: HeadlessDisplay(width: 400, height: 240),
                                       fonts: try FontLibrary(), notifier: RecordingNotifier(),
@@ -188,6 +188,15 @@ struct HostEnvironmentTests {
                                        fonts: try FontLibrary(), notifier: RecordingNotifier(),
                                        source: { SampleItemSource(animator: $0) }, clock: ManualClock())
         #expect(neutral.session.header.localizer.language == .english)
-        #expect(neutral.session.header.lastUpdatedFormatter.calendar.timeZone.secondsFromGMT() == 0)
+        #expect(neutral.session.header.lastUpdatedFormatter.utcOffset(moment) == 0)
+    }
+
+    @Test("the host's offset is the C library's local time: the same as Foundation's time zone says, summer and winter")
+    func localTime() {
+        let host = HostEnvironment.read()
+        for seconds in [1_767_225_600.0, 1_782_864_000, 0, 2_000_000_000] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(host.utcOffset(date) == TimeZone.current.secondsFromGMT(for: date))
+        }
     }
 }

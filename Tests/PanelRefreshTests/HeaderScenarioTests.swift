@@ -10,7 +10,7 @@ struct HeaderScenarioTests {
     func defaultBeginRefreshing() {
         let stage = RefreshStage(firstFrame: false)
         let header = stage.attach(header: NormalHeader(localizer: RefreshLocalizer()))
-        header.lastUpdatedFormatter = LastUpdatedFormatter(calendar: RefreshStage.utc)
+        header.lastUpdatedFormatter = LastUpdatedFormatter()
         #expect(header.beginRefreshing())
         #expect(header.state == .willRefresh)
         #expect(header.isRefreshing)

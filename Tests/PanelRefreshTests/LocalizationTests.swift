@@ -93,7 +93,7 @@ struct LocalizationTests {
 @MainActor
 @Suite("Last updated")
 struct LastUpdatedTests {
-    let formatter = LastUpdatedFormatter(calendar: RefreshStage.utc)
+    let formatter = LastUpdatedFormatter()
     let localizer = RefreshLocalizer()
 
     func date(_ text: String) -> Date {
@@ -114,6 +114,41 @@ struct LastUpdatedTests {
     func fullDate() {
         let now = date("2026-11-29T18:30:00Z")
         #expect(formatter.text(for: date("2026-10-29T18:00:00Z"), now: now, localizer: localizer) == "Updated: 10-29 18:00")
+    }
+
+    @Test("local time is UTC plus the zone's offset at that moment: Tokyo's evening is tomorrow, New York's is yesterday")
+    func offsets() {
+        let now = date("2026-11-29T18:30:00Z")
+        let tokyo = LastUpdatedFormatter(fixedOffset: 9 * 3600)
+        #expect(tokyo.text(for: now, now: now, localizer: localizer) == "Updated: today 03:30")
+        #expect(tokyo.text(for: date("2026-11-29T14:05:00Z"), now: now, localizer: localizer) == "Updated: 11-29 23:05",
+                "the 29th in Tokyo, but Tokyo's today is the 30th")
+        let newYork = LastUpdatedFormatter(fixedOffset: -5 * 3600)
+        #expect(newYork.text(for: date("2027-01-01T02:00:00Z"), now: date("2027-01-01T12:00:00Z"), localizer: localizer)
+                == "Updated: 2026-12-31 21:00", "still last year in New York")
+        // Summer time: the offset is asked for each date.
+        let change = date("2026-10-25T01:00:00Z")
+        let berlin = LastUpdatedFormatter(utcOffset: { $0 < change ? 7200 : 3600 })
+        #expect(berlin.text(for: date("2026-07-01T10:00:00Z"), now: now, localizer: localizer) == "Updated: 07-01 12:00")
+        #expect(berlin.text(for: date("2026-11-01T10:00:00Z"), now: now, localizer: localizer) == "Updated: 11-01 11:00")
+    }
+
+    @Test("the date arithmetic agrees with a Gregorian calendar for 20,000 instants from 1900 to 2200, any offset")
+    func againstCalendar() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let seconds = Double.random(in: -2_208_988_800...7_258_118_400, using: &generator).rounded(.down)
+            let offset = Int.random(in: -12...14, using: &generator) * 3600 + [0, 1800, 2700].randomElement(using: &generator)!
+            let date = Date(timeIntervalSince1970: seconds)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try #require(TimeZone(secondsFromGMT: offset))
+            let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+            let local = LastUpdatedFormatter(fixedOffset: offset).local(date)
+            guard local.year == c.year, local.month == c.month, local.day == c.day, local.hour == c.hour, local.minute == c.minute else {
+                Issue.record("\(seconds) at \(offset): \(local) vs \(c)")
+                return
+            }
+        }
     }
 
     @Test("in Chinese")

@@ -95,10 +95,4 @@ final class RefreshStage {
         return offsets
     }
 
-    /// A calendar in UTC, so texts with times do not depend on the machine's zone.
-    static var utc: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }
 }

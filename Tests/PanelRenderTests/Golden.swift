@@ -87,11 +87,7 @@ final class GoldenStage {
     }
 
     func header<H: StateHeader>(_ header: H) -> H {
-        header.lastUpdatedFormatter = LastUpdatedFormatter(calendar: {
-            var c = Calendar(identifier: .gregorian)
-            c.timeZone = TimeZone(identifier: "UTC")!
-            return c
-        }())
+        header.lastUpdatedFormatter = LastUpdatedFormatter()
         list.header = header
         scene.frame()
         return header
