@@ -9,44 +9,7 @@ import PanelRender
 import PanelRefresh
 
 let version = "0.1.0"
-let usage = """
-usage: panel-refresh COMMAND [OPTIONS]
-
-commands:
-  run [--config FILE] [--set SECTION.KEY=VALUE]... [--device PATH]... [--rotation N] [--screen WxH]
-        the kiosk: the panel's display (DRM, else fbdev; see display.backend), the touchscreens
-        udev reports (or --device), the configured data source; runs until SIGTERM/SIGINT,
-        rereads the configuration on SIGHUP, logs frame timings on SIGUSR1 (and every minute
-        while touched); tells systemd READY/STATUS/WATCHDOG/STOPPING; --rotation N is
-        display.rotation (the picture and touch turned together)
-  demo [--screen WxH] [--out DIR] [--headless]
-        a scripted session (pull to refresh, scroll, load until no more data): on the panel
-        when a DRM or fbdev display is usable, else (or with --headless) on the headless
-        display, writing every frame as PNG and an animated PNG into DIR (default: a new
-        folder under $TMPDIR) and printing where
-  replay FILE [--desc FILE] [--screen WxH] [--rotation 0|90|180|270] [--frames DIR]
-              [--trace] [--refresh-seconds S (0-60)] [--axes X,Y] [--config FILE]
-        feeds an evemu recording through the whole pipeline in virtual time; --trace prints
-        JSON lines (pan, state, refresh, frame, error); --axes takes positions from other
-        ABS codes (hex), e.g. 02,03 for devices that report on ABS_Z/ABS_RX
-  record [DEVICE]
-        writes an evemu 1.3 recording of a touchscreen to stdout until interrupted
-  inject FILE [--desc FILE]
-        creates a uinput touchscreen from the recording and plays it in real time
-  devices
-        lists touchscreens and DRM cards with their connectors and modes
-  hw-check [--fixtures DIR] [--hold S (0-3600)]
-        checks on a real kernel (DRM test pattern, uinput round trips), for scripts/vm-test
-  expected-frame [--screen WxH] [--rotation 0|90|180|270] [--refreshes N (0-100)] [--refreshing]
-                 [--test-pattern [--damaged]] FILE
-        writes as PPM the frame the glass (WxH) shows with the default configuration after N
-        refreshes of the sample data (default 1), or with --refreshing half a second into
-        the next refresh, turned as display.rotation turns it, or hw-check's test pattern
-        (with --damaged: and its partial second frame), for comparing with a screendump
-
-options: --verbose (debug logs), --help, --version
-exit codes: 0 done, 1 failed (the log says why), 2 bad command line
-"""
+let usage = CommandHelp.overview(version: version)
 
 func fail(_ message: String, code: Int32) -> Never {
     Log.error(message)
@@ -55,6 +18,15 @@ func fail(_ message: String, code: Int32) -> Never {
         print(usage, to: &stream)
     }
     exit(code)
+}
+
+/// "YYYY-MM-DD" of a Unix time, UTC.
+func isoDay(_ seconds: Double) -> String {
+    var t = time_t(seconds)
+    var parts = tm()
+    gmtime_r(&t, &parts)
+    return TextFormat.padded(Int(parts.tm_year) + 1900, 4) + "-" + TextFormat.padded(Int(parts.tm_mon) + 1, 2) + "-"
+        + TextFormat.padded(Int(parts.tm_mday), 2)
 }
 
 /// The value after `name` in `arguments`, removing both.
@@ -81,6 +53,26 @@ func main() async -> Int32 {
     Log.verbose = flag("--verbose", in: &arguments)
     if flag("--version", in: &arguments) {
         print("panel-refresh \(version)")
+        return 0
+    }
+    if flag("--man", in: &arguments) {
+        // The man page: its date is the release's, given by the packager (SOURCE_DATE_EPOCH).
+        let epoch = getenv("SOURCE_DATE_EPOCH").flatMap { Double(String(cString: $0)) } ?? 0
+        print(CommandHelp.manPage(version: version, date: isoDay(epoch)), terminator: "")
+        return 0
+    }
+    if let first = arguments.first, let help = CommandHelp.named(first),
+       arguments.contains("--help") || arguments.contains("-h") {
+        print(help.text)
+        return 0
+    }
+    if arguments.first == "help" {
+        guard arguments.count > 1 else {
+            print(usage)
+            return 0
+        }
+        guard let help = CommandHelp.named(arguments[1]) else { fail("no command \"\(arguments[1])\"", code: 2) }
+        print(help.text)
         return 0
     }
     if arguments.isEmpty || flag("--help", in: &arguments) || flag("-h", in: &arguments) {

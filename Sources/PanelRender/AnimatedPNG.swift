@@ -62,7 +62,14 @@ public enum AnimatedPNG {
             }
             let width = Array(ihdr.data[0..<4]), height = Array(ihdr.data[4..<8])
             let milliseconds = UInt16(min(max((delay * 1000).rounded(), 1), 65535))
-            write("fcTL", be32(sequence) + width + height + be32(0) + be32(0) + be16(milliseconds) + be16(1000) + [0, 0], into: &out)
+            // Built in steps: Swift 6.2 cannot type-check the nine-term sum in reasonable time.
+            var control: [UInt8] = be32(sequence)
+            control += width
+            control += height
+            control += be32(0) + be32(0)
+            control += be16(milliseconds) + be16(1000)
+            control += [0, 0]
+            write("fcTL", control, into: &out)
             sequence += 1
             for chunk in parts where chunk.type == "IDAT" {
                 if index == 0 {

@@ -156,3 +156,69 @@ struct NumericOptionTests {
         #expect(throws: UsageError.self) { try ReplayCommand.run(options) }
     }
 }
+
+/// The program's stdout and exit code for `arguments`.
+func programOutput(_ arguments: [String]) throws -> (String, Int32) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: programPath ?? "/nonexistent")
+    process.arguments = arguments
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+}
+
+@Suite("Help where users look for it", .enabled(if: programPath != nil, "needs the panel-refresh executable beside the tests (swift test builds it)"))
+struct HelpTests {
+    @Test("COMMAND --help (and help COMMAND) shows that command's usage, every option and an example; exit 0",
+          arguments: CommandHelp.all.map(\.name))
+    func perCommand(name: String) throws {
+        let help = try #require(CommandHelp.named(name))
+        for arguments in [[name, "--help"], [name, "-h"], ["help", name]] {
+            let (text, code) = try programOutput(arguments)
+            #expect(code == 0)
+            #expect(text.hasPrefix("usage: panel-refresh \(name)"), "\(arguments)")
+            for option in help.options { #expect(text.contains(option.flag), "\(name): \(option.flag)") }
+            #expect(text.contains("examples:") && text.contains(help.examples[0].command))
+            #expect(!text.contains("commands:"), "not the global help")
+        }
+    }
+
+    @Test("the global help lists every command; an unknown one is a usage error")
+    func overview() throws {
+        let (text, code) = try programOutput(["--help"])
+        #expect(code == 0)
+        for command in CommandHelp.all { #expect(text.contains("  \(command.name)")) }
+        #expect(try programOutput(["help", "frobnicate"]).1 == 2)
+    }
+
+    @Test("the man page is made from the same text: every command and option, valid roff (groff reports nothing)")
+    func manPage() throws {
+        let (roff, code) = try programOutput(["--man"])
+        #expect(code == 0 && roff.hasPrefix(".TH PANEL\\-REFRESH 1"))
+        for command in CommandHelp.all {
+            #expect(roff.contains(".SS \\fB\(command.name.replacing("-", with: "\\-"))\\fR"))
+            for option in command.options { #expect(roff.contains(".B " + option.flag.replacing("-", with: "\\-"))) }
+        }
+        let groff = "/usr/bin/groff"
+        guard FileManager.default.isExecutableFile(atPath: groff) else {
+            Issue.record("groff is missing: scripts/bootstrap installs it")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: groff)
+        process.arguments = ["-man", "-Tutf8", "-ww", "-z"]
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data(roff.utf8))
+        try input.fileHandleForWriting.close()
+        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
+    }
+}

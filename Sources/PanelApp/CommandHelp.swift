@@ -1,0 +1,206 @@
+/// The program's commands, their options and examples: one text for `panel-refresh --help`,
+/// `panel-refresh COMMAND --help` and the man page `panel-refresh(1)` (`--man`), so the three
+/// never disagree.
+public struct CommandHelp: Sendable {
+    public let name: String
+    /// Arguments after the name, as in a synopsis ("FILE [--desc FILE]").
+    public let synopsis: String
+    public let summary: String
+    public let options: [(flag: String, meaning: String)]
+    public let examples: [(command: String, meaning: String)]
+
+    public static let all: [CommandHelp] = [
+        CommandHelp(
+            name: "run", synopsis: "[--config FILE] [--set SECTION.KEY=VALUE]... [--device PATH]... [--rotation N] [--screen WxH]",
+            summary: """
+            The kiosk: the panel's display (DRM, else fbdev; see display.backend), the touchscreens udev reports \
+            (or --device), the configured data source. Runs until SIGTERM or SIGINT, rereads the configuration on \
+            SIGHUP, logs frame timings on SIGUSR1 (and every minute while touched), and tells systemd READY, \
+            STATUS, WATCHDOG and STOPPING. The configuration is /etc/panel-refresh/config when it exists.
+            """,
+            options: [("--config FILE", "read the configuration from FILE (keys: /usr/share/doc/panel-refresh/configuration.md)"),
+                      ("--set SECTION.KEY=VALUE", "override one key; may be repeated"),
+                      ("--device PATH", "use this touchscreen (an /dev/input/event node) instead of udev's; may be repeated"),
+                      ("--rotation 0|90|180|270", "display.rotation: the picture and touch turned together, clockwise"),
+                      ("--screen WxH", "the headless display's size (display.headless-size)")],
+            examples: [("panel-refresh run --config /etc/panel-refresh/config", "what the systemd unit runs"),
+                       ("panel-refresh run --set data.source=file --set data.file=/srv/items.json --rotation 90", "a portrait panel showing a file")]),
+        CommandHelp(
+            name: "demo", synopsis: "[--screen WxH] [--out DIR] [--headless]",
+            summary: """
+            A scripted session: pull to refresh, scroll, load pages until there is no more data. Plays on the \
+            panel when a DRM or fbdev display is usable; else (or with --headless) on the headless display, \
+            writing every frame as PNG and an animated PNG of the whole session, and printing where.
+            """,
+            options: [("--screen WxH", "the headless display's size (default 800x480)"),
+                      ("--out DIR", "where the frames go (default: a new folder under $TMPDIR)"),
+                      ("--headless", "draw on the headless display even where a panel is usable")],
+            examples: [("panel-refresh demo --headless --out /tmp/demo", "frames and demo.png in /tmp/demo")]),
+        CommandHelp(
+            name: "replay", synopsis: "FILE [--desc FILE] [--screen WxH] [--rotation N] [--frames DIR] [--trace] [--refresh-seconds S] [--axes X,Y] [--config FILE]",
+            summary: """
+            Feeds an evemu recording of a touchscreen through the whole pipeline in virtual time: touch assembly, \
+            gestures, scroll physics, the refresh components and the renderer.
+            """,
+            options: [("--desc FILE", "the device description, for a FILE that holds events only"),
+                      ("--screen WxH", "the screen the touches map to (default 800x480)"),
+                      ("--rotation 0|90|180|270", "turn the picture (and touch) as display.rotation does"),
+                      ("--frames DIR", "write every frame as PNG into DIR"),
+                      ("--trace", "print JSON lines: pan, state, refresh, frame, error"),
+                      ("--refresh-seconds S", "how long the sample data takes to load, 0 to 60 (default 1)"),
+                      ("--axes X,Y", "take positions from other ABS codes (hex), e.g. 02,03 for ABS_Z/ABS_RX"),
+                      ("--config FILE", "input mapping, locale and styles from a configuration file")],
+            examples: [("panel-refresh replay swipe.evemu --trace", "the trace of a recorded swipe"),
+                       ("panel-refresh replay drag.events --desc device.desc --frames /tmp/frames", "the frames it draws")]),
+        CommandHelp(
+            name: "record", synopsis: "[DEVICE]",
+            summary: "Writes an evemu 1.3 recording of a touchscreen to standard output until interrupted.",
+            options: [("DEVICE", "the /dev/input/event node (default: the first touchscreen udev reports)")],
+            examples: [("panel-refresh record /dev/input/event3 > pull.evemu", "record a pull on that device")]),
+        CommandHelp(
+            name: "inject", synopsis: "FILE [--desc FILE]",
+            summary: "Creates a uinput touchscreen from the recording's description and plays its events in real time.",
+            options: [("--desc FILE", "the device description, for a FILE that holds events only")],
+            examples: [("panel-refresh inject pull.evemu", "replay a pull into a running kiosk")]),
+        CommandHelp(
+            name: "devices", synopsis: "",
+            summary: "Lists the touchscreens and the DRM cards with their connectors and modes.",
+            options: [],
+            examples: [("panel-refresh devices", "what the kiosk would use")]),
+        CommandHelp(
+            name: "hw-check", synopsis: "[--fixtures DIR] [--hold S]",
+            summary: """
+            Checks on a real kernel: a DRM test pattern and a damage-only frame (checked by screendump from \
+            the host), and uinput round trips of the recordings. Used by scripts/vm-test.
+            """,
+            options: [("--fixtures DIR", "the recordings to round-trip"),
+                      ("--hold S", "keep the last frame on the glass for S seconds, 0 to 3600")],
+            examples: [("panel-refresh hw-check --fixtures /fixtures --hold 3", "as the VM runs it")]),
+        CommandHelp(
+            name: "expected-frame", synopsis: "[--screen WxH] [--rotation N] [--refreshes N] [--refreshing] [--test-pattern [--damaged]] FILE",
+            summary: """
+            Writes as PPM the frame the glass shows with the default configuration after N refreshes of the \
+            sample data, for comparing with a screendump.
+            """,
+            options: [("--screen WxH", "the glass's size (default 800x480)"),
+                      ("--rotation 0|90|180|270", "turned as display.rotation turns it"),
+                      ("--refreshes N", "refreshes of the sample data before the frame, 0 to 100 (default 1)"),
+                      ("--refreshing", "half a second into the next refresh"),
+                      ("--test-pattern", "hw-check's test pattern instead of the list"),
+                      ("--damaged", "with --test-pattern: its partial second frame")],
+            examples: [("panel-refresh expected-frame --screen 1280x800 --refreshes 2 expected.ppm", "the list after two refreshes")]),
+    ]
+
+    public static func named(_ name: String) -> CommandHelp? { all.first { $0.name == name } }
+
+    /// `panel-refresh --help`.
+    public static func overview(version: String) -> String {
+        var text = "usage: panel-refresh COMMAND [OPTIONS]    (panel-refresh \(version))\n\ncommands:\n"
+        for command in all {
+            text += "  \(command.name) \(command.synopsis)".trimmingTrailingSpace + "\n"
+            text += wrap(command.summary, indent: 8) + "\n"
+        }
+        text += "\n`panel-refresh COMMAND --help` shows a command's options and examples; man panel-refresh has them all.\n"
+        text += "options: --verbose (debug logs), --help, --version\n"
+        text += "exit codes: 0 done, 1 failed (the log says why), 2 bad command line"
+        return text
+    }
+
+    /// `panel-refresh COMMAND --help`.
+    public var text: String {
+        var text = "usage: panel-refresh \(name) \(synopsis)".trimmingTrailingSpace + "\n\n" + Self.wrap(summary, indent: 0) + "\n"
+        if !options.isEmpty {
+            text += "\noptions:\n"
+            for option in options { text += "  \(option.flag)\n" + Self.wrap(option.meaning, indent: 8) + "\n" }
+        }
+        if !examples.isEmpty {
+            text += "\nexamples:\n"
+            for example in examples { text += "  \(example.command)\n" + Self.wrap(example.meaning, indent: 8) + "\n" }
+        }
+        return text + "\nexit codes: 0 done, 1 failed (the log says why), 2 bad command line"
+    }
+
+    /// The man page, roff (man(7)).
+    public static func manPage(version: String, date: String) -> String {
+        func escape(_ s: String) -> String {
+            var out = s.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+            if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
+            return out
+        }
+        var roff = """
+        .TH PANEL\\-REFRESH 1 "\(date)" "panel\\-refresh \(version)" "User Commands"
+        .SH NAME
+        panel\\-refresh \\- pull\\-to\\-refresh list for Linux touch panels without a window system
+        .SH SYNOPSIS
+        .B panel\\-refresh
+        .I COMMAND
+        [\\fIOPTIONS\\fR]
+        .SH DESCRIPTION
+        A list with MJRefresh's pull\\-to\\-refresh header, load\\-more footer and trailer, read from a \
+        touchscreen through evdev and drawn by a software renderer straight into a DRM dumb buffer. \
+        Installed as the systemd service \\fBpanel\\-refresh.service\\fR, it runs \\fBpanel\\-refresh run\\fR.
+        .SH COMMANDS
+
+        """
+        for command in all {
+            roff += ".SS \\fB\(escape(command.name))\\fR \(escape(command.synopsis))\n\(escape(command.summary))\n"
+            for option in command.options {
+                roff += ".TP\n.B \(escape(option.flag))\n\(escape(option.meaning))\n"
+            }
+            for example in command.examples {
+                roff += ".PP\n\(escape(example.meaning)):\n.RS\n.B \(escape(example.command))\n.RE\n"
+            }
+        }
+        roff += """
+        .SH OPTIONS
+        .TP
+        .B \\-\\-verbose
+        debug logs
+        .TP
+        .B \\-\\-help
+        the commands; after a command, that command's options and examples
+        .TP
+        .B \\-\\-version
+        the version
+        .SH EXIT STATUS
+        0 done, 1 failed (the log says why), 2 bad command line.
+        .SH FILES
+        .TP
+        .I /etc/panel\\-refresh/config
+        the kiosk's configuration; every key in /usr/share/doc/panel\\-refresh/configuration.md
+        .TP
+        .I /var/lib/panel\\-refresh
+        the last\\-updated time
+        .SH SEE ALSO
+        .BR systemctl (1),
+        .BR journalctl (1),
+        .BR evemu\\-record (1)
+
+        """
+        return roff
+    }
+
+    /// `text` broken into lines of at most 96 columns, each indented.
+    static func wrap(_ text: String, indent: Int) -> String {
+        let pad = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && pad.count + line.count + 1 + word.count > 96 {
+                lines.append(pad + line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(pad + line) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    var trimmingTrailingSpace: String {
+        var s = self
+        while s.hasSuffix(" ") { s.removeLast() }
+        return s
+    }
+}
