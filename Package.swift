@@ -47,7 +47,8 @@ let package = Package(
         .target(name: "PanelApp", dependencies: ["PanelRefresh", "PanelInput", "PanelRender", "PanelDisplay", "CSystemd", "CCurl", "CProcess"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // HTTP data sources: libcurl bounds size, time, speed, redirects and schemes while it receives.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Headers only: libcurl is opened at the first transfer (Sources/CCurl/shim.h), not linked.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Command data sources: the wait-status macros and waitid's siginfo_t that Swift cannot import.
         .systemLibrary(name: "CProcess"),
         .executableTarget(name: "PanelRefreshProgram", dependencies: ["PanelApp"]),

@@ -1,6 +1,13 @@
 // libcurl for the HTTP data source (PanelApp): transfers whose size, time, speed, redirects and
 // schemes libcurl bounds while receiving.
+//
+// libcurl is loaded when the first transfer starts (dlopen), not when the program starts: with
+// its TLS, Kerberos, LDAP and SSH libraries it adds about 5 MB of resident memory that a panel
+// showing a file, a command's output or the sample never needs (docs/deployment.md). curl.h is
+// still included for its types and constants.
 #include <stddef.h>
+#include <dlfcn.h>
+#include <pthread.h>
 // The typed wrappers below take the place of curl.h's gcc type checks, which only work on
 // constant options.
 #define CURL_DISABLE_TYPECHECK 1
@@ -9,24 +16,78 @@
 // CURL_GLOBAL_DEFAULT is composed of other macros, which Swift does not import.
 static const long panel_curl_global_default = CURL_GLOBAL_DEFAULT;
 
+// The seven functions PanelApp calls, found in libcurl.so.4 once.
+struct panel_curl_api {
+    const char *error;  // why loading failed, or NULL
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    CURLcode (*easy_perform)(CURL *);
+    void (*easy_cleanup)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+};
+
+static inline struct panel_curl_api *panel_curl_api_storage(void) {
+    static struct panel_curl_api api;
+    return &api;
+}
+
+static inline void panel_curl_load_once(void) {
+    struct panel_curl_api *api = panel_curl_api_storage();
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        api->error = dlerror();
+        if (!api->error) api->error = "libcurl.so.4 cannot be loaded";
+        return;
+    }
+    api->global_init = (CURLcode (*)(long))dlsym(library, "curl_global_init");
+    api->easy_init = (CURL *(*)(void))dlsym(library, "curl_easy_init");
+    api->easy_setopt = (CURLcode (*)(CURL *, CURLoption, ...))dlsym(library, "curl_easy_setopt");
+    api->easy_getinfo = (CURLcode (*)(CURL *, CURLINFO, ...))dlsym(library, "curl_easy_getinfo");
+    api->easy_perform = (CURLcode (*)(CURL *))dlsym(library, "curl_easy_perform");
+    api->easy_cleanup = (void (*)(CURL *))dlsym(library, "curl_easy_cleanup");
+    api->easy_strerror = (const char *(*)(CURLcode))dlsym(library, "curl_easy_strerror");
+    if (!api->global_init || !api->easy_init || !api->easy_setopt || !api->easy_getinfo || !api->easy_perform
+        || !api->easy_cleanup || !api->easy_strerror) {
+        api->error = "libcurl.so.4 lacks a function the HTTP source needs";
+        return;
+    }
+    // Process-wide set-up, once, while no other thread uses libcurl (it is not safe to race).
+    if (api->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) api->error = "curl_global_init failed";
+}
+
+// Loads libcurl (once, thread-safe); NULL when it is usable, else why not.
+static inline const char *panel_curl_load(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, panel_curl_load_once);
+    return panel_curl_api_storage()->error;
+}
+
+// The calls, after panel_curl_load() returned NULL.
+static inline CURL *panel_curl_easy_init(void) { return panel_curl_api_storage()->easy_init(); }
+static inline CURLcode panel_curl_easy_perform(CURL *handle) { return panel_curl_api_storage()->easy_perform(handle); }
+static inline void panel_curl_easy_cleanup(CURL *handle) { panel_curl_api_storage()->easy_cleanup(handle); }
+static inline const char *panel_curl_easy_strerror(CURLcode code) { return panel_curl_api_storage()->easy_strerror(code); }
+
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: one typed
 // wrapper per kind of argument that PanelApp passes.
 static inline CURLcode panel_curl_set_long(CURL *handle, CURLoption option, long value) {
-    return curl_easy_setopt(handle, option, value);
+    return panel_curl_api_storage()->easy_setopt(handle, option, value);
 }
 static inline CURLcode panel_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value) {
-    return curl_easy_setopt(handle, option, value);
+    return panel_curl_api_storage()->easy_setopt(handle, option, value);
 }
 static inline CURLcode panel_curl_set_string(CURL *handle, CURLoption option, const char *value) {
-    return curl_easy_setopt(handle, option, value);
+    return panel_curl_api_storage()->easy_setopt(handle, option, value);
 }
 static inline CURLcode panel_curl_set_pointer(CURL *handle, CURLoption option, void *value) {
-    return curl_easy_setopt(handle, option, value);
+    return panel_curl_api_storage()->easy_setopt(handle, option, value);
 }
 typedef size_t (*panel_curl_write_callback)(char *data, size_t size, size_t count, void *user);
 static inline CURLcode panel_curl_set_write_function(CURL *handle, panel_curl_write_callback callback) {
-    return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
+    return panel_curl_api_storage()->easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
 }
 static inline CURLcode panel_curl_get_long(CURL *handle, CURLINFO info, long *value) {
-    return curl_easy_getinfo(handle, info, value);
+    return panel_curl_api_storage()->easy_getinfo(handle, info, value);
 }

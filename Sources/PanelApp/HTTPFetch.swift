@@ -31,8 +31,8 @@ public struct HTTPLimits: Sendable, Equatable {
 
 /// One GET through libcurl's easy interface. Blocking: call it off the main actor.
 enum HTTPFetch {
-    /// libcurl's process-wide set-up, once (`curl_global_init` is not safe to race).
-    private static let initialised: Bool = curl_global_init(panel_curl_global_default) == CURLE_OK
+    /// Why libcurl cannot be used (it is loaded, and set up, at the first transfer), or nil.
+    private static var unavailable: String? { panel_curl_load().map { String(cString: $0) } }
 
     /// The body collected by the write callback, never more than `limit` bytes.
     private final class Sink {
@@ -61,10 +61,11 @@ enum HTTPFetch {
     ///   `limits.timeout`, `.stalled`, `.unreachable` for everything else (refused, DNS, TLS,
     ///   a non-2xx status, too many redirects, a scheme other than http/https).
     static func get(_ url: String, limits: HTTPLimits) throws -> [UInt8] {
-        guard initialised, let handle = curl_easy_init() else {
-            throw DataSourceError.unreachable(source: url, reason: "libcurl could not be initialised")
+        if let reason = unavailable { throw DataSourceError.unreachable(source: url, reason: reason) }
+        guard let handle = panel_curl_easy_init() else {
+            throw DataSourceError.unreachable(source: url, reason: "libcurl could not make a transfer")
         }
-        defer { curl_easy_cleanup(handle) }
+        defer { panel_curl_easy_cleanup(handle) }
         let sink = Sink(limit: limits.maxBytes)
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let code: CURLcode = withExtendedLifetime(sink) {
@@ -87,11 +88,11 @@ enum HTTPFetch {
                     panel_curl_set_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque()),
                 ]
                 if let failed = options.first(where: { $0 != CURLE_OK }) { return failed }
-                return curl_easy_perform(handle)
+                return panel_curl_easy_perform(handle)
             }
         }
         let written = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let detail = written.isEmpty ? String(cString: curl_easy_strerror(code)) : written
+        let detail = written.isEmpty ? String(cString: panel_curl_easy_strerror(code)) : written
         switch code {
         case CURLE_OK:
             var status = 0

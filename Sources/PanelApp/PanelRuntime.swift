@@ -163,10 +163,17 @@ public final class PanelRuntime {
         }
     }
 
+    private var announcedList = false
+
     /// STATUS after a successful refresh, with the store's trouble while it lasts.
     private func notifyShowing() {
         let trouble = lastUpdatedStore.lastError.map { "; \($0)" } ?? ""
         notifier.notify("STATUS=showing \(session.items.count) items\(trouble)")
+        // The journal says when the list first appears; later refreshes only change STATUS.
+        if !announcedList {
+            announcedList = true
+            Log.info("showing \(session.items.count) items")
+        }
     }
 
     /// A failed save of the last-updated time: the list and the refresh go on (the time stays

@@ -222,3 +222,35 @@ struct HelpTests {
         #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
     }
 }
+
+@Suite("libcurl loaded only for the HTTP source", .enabled(if: programPath != nil, "needs the panel-refresh executable beside the tests (swift test builds it)"))
+struct LazyCurlTests {
+    /// Whether the running program has libcurl mapped.
+    func mapsCurl(_ run: ProgramRun) throws -> Bool {
+        // Read to the end: /proc files report a size of 0.
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(run.process.processIdentifier)/maps"))
+        defer { try? file.close() }
+        let maps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+        #expect(maps.contains("panel-refresh"), "the maps were read")
+        return maps.contains("libcurl")
+    }
+
+    @Test("the sample source shows its list without libcurl in memory; the http source loads it at its first transfer")
+    func lazy() throws {
+        let (run, dir, _) = try startHeadlessKiosk()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(run.wait(for: "showing"), "\(run.log)")
+        #expect(try !mapsCurl(run))
+        kill(run.process.processIdentifier, SIGTERM)
+        #expect(run.finish() == 0)
+
+        let config = dir + "/http.conf"
+        try "[display]\nbackend = headless\n[data]\nsource = http\nurl = http://127.0.0.1:9/items\ntimeout = 2\n[state]\ndirectory = \(dir)\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let http = try ProgramRun(["run", "--config", config])
+        #expect(http.wait(for: "unreachable"), "\(http.log)")
+        #expect(try mapsCurl(http))
+        kill(http.process.processIdentifier, SIGTERM)
+        #expect(http.finish() == 0)
+    }
+}
