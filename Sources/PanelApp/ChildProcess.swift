@@ -127,6 +127,9 @@ enum ChildProcess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in argv + envp { free(p) } }
+        // Checked first: where a spawn cannot report its exec's failure (qemu-user, some C
+        // libraries' vfork paths) a missing program would look like one that exited 127.
+        guard access(executable, X_OK) == 0 else { throw .spawn(errno: errno) }
         var pid: pid_t = 0
         var result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         // ETXTBSY: some process holds the program open for writing, often only for an instant
