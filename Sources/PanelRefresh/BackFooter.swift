@@ -30,12 +30,7 @@ open class BackFooter: RefreshFooter {
 
     open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
         super.scrollViewPanStateDidChange(change)
-        switch change.new {
-        case .ended: send(.panEnded)
-        case .cancelled: send(.panCancelled)
-        case .began: send(.panBegan)
-        case .possible, .changed, .failed: break
-        }
+        sendPan(change.new)
     }
 
     override func perform(_ action: RefreshAction) {

@@ -100,6 +100,17 @@ enum PullEdge {
 }
 
 extension RefreshComponent {
+    /// Tells the machine of a pan's begin, end or cancel (the pull components' one source of
+    /// pan events).
+    func sendPan(_ state: PanRecognizer.State) {
+        switch state {
+        case .ended: send(.panEnded)
+        case .cancelled: send(.panCancelled)
+        case .began: send(.panBegan)
+        case .possible, .changed, .failed: break
+        }
+    }
+
     /// Where a pull on `edge` stands, for the machine.
     func pullSample(_ edge: PullEdge, blocked: Bool = false) -> PullSample {
         guard let sv = scrollView else { return PullSample(revealed: 0, dragging: false, blocked: blocked) }
