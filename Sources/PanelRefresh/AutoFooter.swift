@@ -22,7 +22,6 @@ open class AutoFooter: RefreshFooter {
     override func makeSettings() -> RefreshSettings {
         var settings = RefreshSettings(extent: height, triggerDistance: height)
         fillCommonSettings(&settings)
-        settings.keepsFailure = keepsFailedState
         settings.automaticallyRefresh = automaticallyRefresh
         settings.autoTriggerTimes = autoTriggerTimes
         return settings

@@ -19,7 +19,6 @@ open class BackFooter: RefreshFooter {
     override func makeSettings() -> RefreshSettings {
         var settings = RefreshSettings(extent: height, triggerDistance: triggerDistance ?? height)
         fillCommonSettings(&settings)
-        settings.keepsFailure = keepsFailedState
         return settings
     }
 

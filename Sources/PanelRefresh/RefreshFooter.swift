@@ -44,6 +44,12 @@ open class RefreshFooter: RefreshComponent {
     /// tap, a new drag or pull, or `beginRefreshing()` retries it.
     public var keepsFailedState = true
 
+    /// Both footers keep a failure as the option says.
+    override func fillCommonSettings(_ settings: inout RefreshSettings) {
+        super.fillCommonSettings(&settings)
+        settings.keepsFailure = keepsFailedState
+    }
+
     /// Whether automatic triggers must hold back because the header refreshes.
     var blockedByHeader: Bool {
         !loadsWhileHeaderRefreshing && (scrollView?.header?.isRefreshing ?? false)
