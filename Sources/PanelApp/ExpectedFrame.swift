@@ -24,7 +24,7 @@ public enum ExpectedFrame {
         let clock = ManualClock()
         let runtime = try PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(),
                                        notifier: SilentNotifier(), source: { RunCommand.source(for: configuration, animator: $0) },
-                                       clock: clock)
+                                       clock: clock, announcesList: false)
         runtime.start()
         for index in 0..<refreshes {
             if index > 0 { runtime.session.header.beginRefreshing() }

@@ -47,8 +47,9 @@ public final class PanelRuntime {
     ///     by default English and UTC.
     public init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
                 source: (Animator) -> any ItemSource, clock: ManualClock, monotonic: (() -> Double)? = nil,
-                backlight: Backlight? = nil, host: HostEnvironment = .neutral) throws {
+                backlight: Backlight? = nil, host: HostEnvironment = .neutral, announcesList: Bool = true) throws {
         self.display = display
+        announcedList = !announcesList
         self.notifier = notifier
         self.clock = clock
         self.backlight = backlight
@@ -163,7 +164,9 @@ public final class PanelRuntime {
         }
     }
 
-    private var announcedList = false
+    /// Whether the journal already has "showing N items"; set from the start where nobody reads
+    /// a journal (`expected-frame` renders offline).
+    private var announcedList: Bool
 
     /// STATUS after a successful refresh, with the store's trouble while it lasts.
     private func notifyShowing() {
