@@ -34,3 +34,17 @@ extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *
 static inline int panel_spawn_close_from(posix_spawn_file_actions_t *actions, int low) {
     return posix_spawn_file_actions_addclosefrom_np(actions, low);
 }
+
+// The stack size of threads created from now on without one of their own (Dispatch's workers),
+// bytes; 0 or an errno. pthread_setattr_default_np is declared only under _GNU_SOURCE.
+#include <pthread.h>
+extern int pthread_setattr_default_np(const pthread_attr_t *attr);
+static inline int panel_set_default_thread_stack(size_t bytes) {
+    pthread_attr_t attr;
+    int error = pthread_attr_init(&attr);
+    if (error != 0) return error;
+    error = pthread_attr_setstacksize(&attr, bytes);
+    if (error == 0) error = pthread_setattr_default_np(&attr);
+    pthread_attr_destroy(&attr);
+    return error;
+}

@@ -49,6 +49,8 @@ func main() async -> Int32 {
     // First, before anything can take long: a signal from now on waits in a pipe for the
     // run loop instead of ending the program (docs/reliability.md).
     do { try SignalPipe.install() } catch { Log.warning("signals keep their default actions: \(error)") }
+    // Before any work leaves the main thread: worker stacks that hold no 2 MiB page.
+    do { try WorkerStacks.limit() } catch { Log.warning("\(error)") }
     var arguments = Array(CommandLine.arguments.dropFirst())
     Log.verbose = flag("--verbose", in: &arguments)
     if flag("--version", in: &arguments) {
