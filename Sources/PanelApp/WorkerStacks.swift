@@ -6,11 +6,11 @@ import CProcess
 /// glibc gives a thread the stack limit's size, 8 MiB. Debian's kernels are built with
 /// transparent huge pages "always": wherever a whole 2 MiB-aligned range of an anonymous
 /// mapping is touched, the kernel may back it with one 2 MiB page, so a worker whose stack use
-/// crosses into such a range holds 2 MiB for a few KiB. The VM showed it (docs/deployment.md,
-/// "What it costs on a panel": 2 of 9 boots held 2-4 MiB more). A stack smaller than 2 MiB
-/// contains no such range. 1,920 KiB still leaves more than room for the deepest page a
-/// server can send: FoundationEssentials' JSON decoder refuses nesting past 512 levels, and
-/// `WorkerStackTests` decodes that depth on a thread of this size in a debug build.
+/// crosses into such a range may hold 2 MiB for a few KiB (docs/deployment.md, "What it costs
+/// on a panel", has what the VM showed). A stack smaller than 2 MiB contains no such range.
+/// 1,920 KiB still leaves room for the deepest page a server can send: FoundationEssentials'
+/// JSON decoder refuses nesting past 512 levels, and `WorkerStackTests` decodes that depth on
+/// a thread of this size in a debug build.
 public enum WorkerStacks {
     /// Bytes: 2 MiB less 128 KiB, so that the mapping with its guard page stays under 2 MiB.
     public static let bytes = 1_920 * 1024

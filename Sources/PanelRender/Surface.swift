@@ -12,7 +12,17 @@ public final class Surface {
     /// The first pixel.
     public let pixels: UnsafeMutableRawPointer
     let image: OpaquePointer
-    private let owned: Bool
+    private let storage: Storage
+
+    /// Where the pixels live, for the deinitializer.
+    private enum Storage {
+        /// From the Swift allocator (small surfaces).
+        case heap
+        /// A mapping of its own of `bytes` (frame-sized surfaces): munmap gives it back.
+        case mapped(bytes: Int)
+        /// Someone else's (a DRM dumb buffer).
+        case borrowed
+    }
 
     /// A surface with its own zeroed memory.
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) {
@@ -22,19 +32,42 @@ public final class Surface {
         self.format = format
         stride = (width * format.bytesPerPixel + 3) & ~3
         let bytes = stride * height
-        if bytes >= Self.hugePage {
+        if bytes >= Self.hugePage, let (mapped, length) = Self.mapAligned(bytes) {
             // A frame-sized surface in 2 MiB pages where the kernel offers them (transparent
             // huge pages, "madvise" mode): a turned copy walks the picture by columns, and
             // with 4 KiB pages every few rows cost a TLB miss (a costly one under a hypervisor).
-            pixels = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Self.hugePage)
-            _ = madvise(pixels, bytes, MADV_HUGEPAGE)
+            // Its own mapping, exactly its size: a block from malloc keeps its header in the
+            // 2 MiB before it, which a kernel in "always" mode (Debian's) may back with a huge
+            // page of its own at the header's first write: 2 MiB for 16 bytes (seen in the VM,
+            // docs/deployment.md). An anonymous mapping starts zeroed.
+            pixels = mapped
+            _ = madvise(pixels, length, MADV_HUGEPAGE)
+            storage = .mapped(bytes: length)
         } else {
             pixels = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+            pixels.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+            storage = .heap
         }
-        pixels.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-        owned = true
         image = pixman_image_create_bits(format.pixman, Int32(width), Int32(height),
                                          pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
+    }
+
+    /// A private anonymous mapping of `bytes` (rounded up to whole pages) that starts on a
+    /// `hugePage` boundary: a larger one is mapped and what lies outside the aligned range is
+    /// unmapped. nil where the kernel refuses (the caller takes the allocator's memory).
+    private static func mapAligned(_ bytes: Int) -> (UnsafeMutableRawPointer, Int)? {
+        let page = max(4096, sysconf(Int32(_SC_PAGESIZE)))
+        let length = (bytes + page - 1) / page * page
+        let span = length + hugePage
+        guard let raw = mmap(nil, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              raw != MAP_FAILED else { return nil }
+        let start = UInt(bitPattern: raw)
+        let aligned = (start + UInt(hugePage) - 1) & ~(UInt(hugePage) - 1)
+        let head = Int(aligned - start)
+        if head > 0 { munmap(raw, head) }
+        let tail = span - head - length
+        if tail > 0 { munmap(raw + head + length, tail) }
+        return (raw + head, length)
     }
 
     /// Wraps memory that someone else owns (it must outlive the surface); `stride` in bytes.
@@ -44,7 +77,7 @@ public final class Surface {
         self.stride = stride
         self.format = format
         self.pixels = pixels
-        owned = false
+        storage = .borrowed
         image = pixman_image_create_bits(format.pixman, Int32(width), Int32(height),
                                          pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
     }
@@ -54,7 +87,11 @@ public final class Surface {
 
     deinit {
         pixman_image_unref(image)
-        if owned { pixels.deallocate() }
+        switch storage {
+        case .heap: pixels.deallocate()
+        case .mapped(let bytes): munmap(pixels, bytes)
+        case .borrowed: break
+        }
     }
 
     /// The pixel at (x, y) as 0xAARRGGBB (alpha 0xff for formats without alpha; RGB565
