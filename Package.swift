@@ -34,8 +34,9 @@ let package = Package(
         .target(name: "PanelInput", dependencies: ["PanelGestures", "CEvdev", "CUdev"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
-        // Pixels: the UI's view tree drawn with pixman, FreeType + fontconfig, libpng.
-        .target(name: "PanelRender", dependencies: ["PanelUI", "CPixman", "CFreeType", "CFontconfig", "CPNG", "CStream"]),
+        // Pixels: the UI's view tree drawn with pixman, FreeType + fontconfig, libpng; image files
+        // are read through PanelInput's BoundedFile (regular files only, size-bounded).
+        .target(name: "PanelRender", dependencies: ["PanelUI", "PanelInput", "CPixman", "CFreeType", "CFontconfig", "CPNG", "CStream"]),
         // Cache-bypassing stores for the copy into scanout memory (a header, no library).
         .systemLibrary(name: "CStream"),
         .target(name: "PanelDisplay", dependencies: ["PanelRender", "CDRM", "CLinuxFB", "CUdev"]),

@@ -48,3 +48,9 @@ static inline int panel_set_default_thread_stack(size_t bytes) {
     pthread_attr_destroy(&attr);
     return error;
 }
+
+// prctl is variadic, which Swift cannot call. PR_SET_CHILD_SUBREAPER (Linux 3.4): orphaned
+// descendants (a data-source command's `setsid` daemon) are re-parented to this process
+// instead of init, so the kiosk can find and end them. 0 or -1 with errno.
+#include <sys/prctl.h>
+static inline int panel_become_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }

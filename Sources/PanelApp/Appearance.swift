@@ -7,7 +7,9 @@ import PanelRender
 @MainActor
 public enum Appearance {
     /// The header of `configuration.header`'s style, in the configured colour and font.
-    public static func header(_ c: Configuration, localizer: RefreshLocalizer) throws -> StateHeader {
+    /// - Parameter screen: the screen's size in pixels, for the second floor's budget; nil: not
+    ///   known yet (only `limits.image-pixels` applies).
+    public static func header(_ c: Configuration, localizer: RefreshLocalizer, screen: (width: Int, height: Int)? = nil) throws -> StateHeader {
         let header: StateHeader
         switch c.header {
         case .normal: header = NormalHeader(localizer: localizer)
@@ -19,15 +21,21 @@ public enum Appearance {
         }
         for label in [header.stateLabel, header.lastUpdatedTimeLabel] { style(label, c) }
         if let path = c.twoLevelImage {
-            // Read now: a missing or broken file is a configuration error, not a blank floor.
-            let image: Surface
+            // Its header read now: a missing, special, broken or oversized file is a
+            // configuration error, not a blank floor (or an allocation that ends the program).
+            let budget = twoLevelPixelBudget(c, screen: screen)
+            let size: (width: Int, height: Int)
             do {
-                image = try PNG.read(path: path)
+                size = try PNG.size(path: path)
             } catch {
                 throw ConfigurationError(file: "", line: 0, message: "appearance.two-level: \(error)")
             }
+            guard size.width.multipliedReportingOverflow(by: size.height).partialValue <= budget,
+                  !size.width.multipliedReportingOverflow(by: size.height).overflow else {
+                throw ConfigurationError(file: "", line: 0, message: "appearance.two-level: \(path): \(size.width)x\(size.height) is more than \(budget) pixels, the most a second floor may have (limits.image-pixels, and four times the screen's pixels)")
+            }
             let page = ImageView()
-            page.image = ImageReference(name: path, size: Size(width: Double(image.width), height: Double(image.height)))
+            page.image = ImageReference(name: path, size: Size(width: Double(size.width), height: Double(size.height)))
             page.contentMode = .scaleAspectFit
             page.backgroundColor = .black
             header.twoLevelView = page
@@ -81,6 +89,14 @@ public enum Appearance {
         return trailer
     }
 
+    /// The most pixels the second floor's image may have: `limits.image-pixels`, and four times
+    /// the screen's pixels (an image twice the screen's width and height), since it is shown
+    /// scaled to fit the screen and more pixels only cost memory.
+    public static func twoLevelPixelBudget(_ c: Configuration, screen: (width: Int, height: Int)?) -> Int {
+        guard let screen else { return c.maxImagePixels }
+        return min(c.maxImagePixels, max(1, screen.width) * max(1, screen.height) * 4)
+    }
+
     private static func style(_ label: Label, _ c: Configuration) {
         label.textColor = c.labelColor
         label.font = Font(family: c.font, size: label.font.size, weight: label.font.weight)
@@ -100,7 +116,10 @@ public enum Appearance {
     }
 
     /// The gif frames of `appearance.gif-frames`: idle-*.png, pulling-*.png, refreshing-*.png
-    /// in name order, each at its size in the file.
+    /// in name order, each at its size in the file. Only the headers are read here (the
+    /// renderer decodes a frame when it is drawn, at the size it is drawn, into its bounded
+    /// cache); a folder with more than `limits.gif-frames` frames, or frames that would take
+    /// more than `limits.gif-mb` decoded, is a configuration error.
     public static func frames(_ c: Configuration) throws -> [RefreshState: [ImageReference]] {
         guard let folder = c.gifFrames else {
             throw ConfigurationError(file: "", line: 0, message: "appearance.gif-frames is not set")
@@ -108,17 +127,31 @@ public enum Appearance {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw ConfigurationError(file: "", line: 0, message: "appearance.gif-frames: cannot read \(folder)")
         }
+        func fail(_ message: String) -> ConfigurationError { ConfigurationError(file: "", line: 0, message: "appearance.gif-frames: \(message)") }
         var result: [RefreshState: [ImageReference]] = [:]
+        var count = 0, bytes = 0
         for (prefix, state) in [("idle-", RefreshState.idle), ("pulling-", .pulling), ("refreshing-", .refreshing)] {
             for name in names.filter({ $0.hasPrefix(prefix) && $0.hasSuffix(".png") }).sorted() {
-                let path = folder + "/" + name
-                let image: Surface
-                do {
-                    image = try PNG.read(path: path)
-                } catch {
-                    throw ConfigurationError(file: "", line: 0, message: "appearance.gif-frames: \(error)")
+                count += 1
+                guard count <= c.gifMaxFrames else {
+                    throw fail("\(folder) holds more than \(c.gifMaxFrames) frames (limits.gif-frames)")
                 }
-                result[state, default: []].append(ImageReference(name: path, size: Size(width: Double(image.width), height: Double(image.height))))
+                let path = folder + "/" + name
+                let size: (width: Int, height: Int)
+                do {
+                    size = try PNG.size(path: path)
+                } catch {
+                    throw fail("\(error)")
+                }
+                let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+                guard !overflow, pixels <= c.maxImagePixels else {
+                    throw fail("\(path): \(size.width)x\(size.height) is more than \(c.maxImagePixels) pixels (limits.image-pixels)")
+                }
+                bytes += pixels * 4
+                guard bytes <= c.gifMaxBytes else {
+                    throw fail("the frames in \(folder) would take more than \(c.gifMaxBytes >> 20) MiB decoded (limits.gif-mb)")
+                }
+                result[state, default: []].append(ImageReference(name: path, size: Size(width: Double(size.width), height: Double(size.height))))
             }
         }
         guard result[.refreshing] != nil || result[.idle] != nil else {

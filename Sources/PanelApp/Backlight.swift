@@ -44,6 +44,8 @@ public final class Backlight {
             throw BacklightError(path: path + "/" + file, errno: EFBIG)
         } catch .unreadable(let code) {
             throw BacklightError(path: path + "/" + file, errno: code)
+        } catch .notRegular {
+            throw BacklightError(path: path + "/" + file, errno: EINVAL)
         }
     }
 

@@ -63,12 +63,19 @@ enum ChildProcess {
             throw .spawn(errno: e)
         }
         let pid: pid_t
+        let mark = ChildSupervisor.newMark()
+        var marked = environment
+        marked[ChildSupervisor.markVariable] = mark
         do {
-            pid = try spawn(executable, arguments, environment: environment, stdout: outPipe[1], stderr: errPipe[1])
+            pid = try spawn(executable, arguments, environment: marked, stdout: outPipe[1], stderr: errPipe[1])
         } catch {
             for fd in outPipe + errPipe { close(fd) }
             throw error
         }
+        // Registered while it runs (the kiosk's exit ends it); its escaped descendants are
+        // ended when it is done (ChildSupervisor).
+        ChildSupervisor.started(pid, mark: mark)
+        defer { ChildSupervisor.finished(pid, mark: mark) }
         // The child has its own copies; ours must go, or the pipes never reach end-of-file.
         close(outPipe[1])
         close(errPipe[1])

@@ -82,7 +82,7 @@ public enum ReplayCommand {
         let config = options.configuration ?? Configuration()
         let localizer = RefreshLocalizer(language: RefreshLanguage(code: config.locale ?? "en"))
         let session = PanelSession(scene: scene, source: source, localizer: localizer,
-                                   header: try Appearance.header(config, localizer: localizer),
+                                   header: try Appearance.header(config, localizer: localizer, screen: (options.width, options.height)),
                                    footer: try Appearance.footer(config, localizer: localizer),
                                    orientation: config.orientation == .vertical ? .vertical : .horizontal,
                                    trailer: Appearance.trailer(config, localizer: localizer))

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import PanelInput
 import PanelRefresh
+import PanelRender
 
 /// A bad configuration: which file, which line, what is wrong.
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -39,6 +40,9 @@ public struct Configuration: Sendable {
     public var command: [String] = []
     public var file: String?
     public var url: String?
+    /// A file holding the HTTP password (absolute, or a credential's name in
+    /// `$CREDENTIALS_DIRECTORY`); nil: the URL's own, if any.
+    public var urlPasswordFile: String?
     public var timeout: Double = 10
     public var pageSize = 20
     public var refreshSeconds = 1.0
@@ -109,6 +113,18 @@ public struct Configuration: Sendable {
     public var minimumRefreshingSeconds = RefreshComponent.defaultMinimumRefreshingDuration
     // [state]
     public var stateDirectory = "/var/lib/panel-refresh"
+    /// Whether `stateDirectory` was set by the file or `--set` (else `$STATE_DIRECTORY` wins).
+    public var stateDirectoryIsSet = false
+    // [limits]
+    /// The most pixels one image may declare (`PNG.defaultMaxPixels`, 16 Mpx).
+    public var maxImagePixels = PNG.defaultMaxPixels
+    /// Bytes the decoded images may take together (`Renderer.defaultImageCacheBytes`).
+    public var imageCacheBytes = Renderer.defaultImageCacheBytes
+    /// The most frames `appearance.gif-frames` may hold: 240 (8 s at MJRefresh's 30 frames
+    /// a second, for each state).
+    public var gifMaxFrames = 240
+    /// The most bytes the gif frames may take decoded at their size in the files: 64 MiB.
+    public var gifMaxBytes = 64 << 20
 
     public init() {}
 
@@ -164,6 +180,8 @@ public struct Configuration: Sendable {
             throw ConfigurationError(file: path, line: 0, message: "larger than 1 MiB: not a configuration file")
         } catch .unreadable(let code) {
             throw ConfigurationError(file: path, line: 0, message: "cannot read the file: \(String(cString: strerror(code)))")
+        } catch .notRegular(let kind) {
+            throw ConfigurationError(file: path, line: 0, message: "cannot read the file: it is \(kind), not a regular file")
         }
         return try parse(String(decoding: bytes, as: UTF8.self), file: path)
     }
@@ -205,11 +223,24 @@ public struct Configuration: Sendable {
         static var sections: [String] { var seen: [String] = []; for k in all where !seen.contains(k.section) { seen.append(k.section) }; return seen }
 
         static func number(_ v: String, _ range: ClosedRange<Double>) throws -> Double {
-            guard let n = Double(v), n.isFinite, range.contains(n) else { throw ValueError(message: "\"\(v)\" is not a number in \(range.lowerBound)...\(range.upperBound)") }
+            // Decimal only (not 0x10, nan or subnormals: NumericOption.decimal).
+            guard let n = NumericOption.decimal(v), range.contains(n) else {
+                throw ValueError(message: "\"\(v)\" is not a number from \(NumericOption.describe(range))")
+            }
+            return n
+        }
+        /// 0 (the key's "off" or default) or a number in `range`, as the keys' docs say: a pull
+        /// distance of 1e-300 points is not one anybody means.
+        static func zeroOr(_ v: String, _ range: ClosedRange<Double>) throws -> Double {
+            guard let n = NumericOption.decimal(v), n == 0 || range.contains(n) else {
+                throw ValueError(message: "\"\(v)\" is not 0 or a number from \(NumericOption.describe(range))")
+            }
             return n
         }
         static func integer(_ v: String, _ range: ClosedRange<Int>) throws -> Int {
-            guard let n = Int(v), range.contains(n) else { throw ValueError(message: "\"\(v)\" is not a whole number in \(range.lowerBound)...\(range.upperBound)") }
+            guard let n = Int(v), range.contains(n) else {
+                throw ValueError(message: "\"\(v)\" is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
             return n
         }
         static func boolean(_ v: String) throws -> Bool {
@@ -248,6 +279,11 @@ public struct Configuration: Sendable {
             Key(section: "data", name: "url", doc: "an http(s) URL of a JSON document; {page} and {size} are replaced") {
                 guard $1.hasPrefix("http://") || $1.hasPrefix("https://") else { throw ValueError(message: "\"\($1)\" is not an http(s) URL") }
                 $0.url = $1
+            },
+            Key(section: "data", name: "url-password-file", doc: "a file whose first line is the password for data.url's user (the user named in the URL as https://user@host/...): an absolute path, or the name of a systemd credential (LoadCredential=NAME:PATH in the unit), read from $CREDENTIALS_DIRECTORY. Keeps the password out of this file, which the service's users can read") {
+                guard !$1.isEmpty, !$1.contains("\0") else { throw ValueError(message: "\"\($1)\" is not a path or a credential's name") }
+                if !$1.hasPrefix("/") && $1.contains("/") { throw ValueError(message: "\"\($1)\" is not an absolute path or a credential's name (no /)") }
+                $0.urlPasswordFile = $1
             },
             Key(section: "data", name: "timeout", doc: "seconds a command or request may take (0.1 to 600)") { $0.timeout = try number($1, 0.1...600) },
             Key(section: "data", name: "page-size", doc: "items per page; a shorter page means no more data (1 to 1000)") { $0.pageSize = try integer($1, 1...1000) },
@@ -314,15 +350,15 @@ public struct Configuration: Sendable {
             Key(section: "appearance", name: "font", doc: "fontconfig family of the texts") { $0.font = $1 },
             Key(section: "appearance", name: "failure-seconds", doc: "how long a failed refresh shows its failure, seconds (0 to 30)") { $0.failureSeconds = try number($1, 0...30) },
             Key(section: "refresh", name: "trigger-distance", doc: "pull distance that arms the header, points (1 to 1000); 0: the header's height (54)") {
-                let v = try number($1, 0...1000)
+                let v = try zeroOr($1, 1...1000)
                 $0.triggerDistance = v == 0 ? nil : v
             },
             Key(section: "refresh", name: "max-drag", doc: "largest pull the finger can make, points (1 to 2000); 0: no limit but the rubber band") {
-                let v = try number($1, 0...2000)
+                let v = try zeroOr($1, 1...2000)
                 $0.maxDragDistance = v == 0 ? nil : v
             },
             Key(section: "refresh", name: "two-level-distance", doc: "pull distance that opens the second floor (appearance.two-level), points (1 to 2000); 0: 2.5 times the trigger distance") {
-                let v = try number($1, 0...2000)
+                let v = try zeroOr($1, 1...2000)
                 $0.twoLevelDistance = v == 0 ? nil : v
             },
             Key(section: "refresh", name: "auto-alpha", doc: "the header fades in with the pull (true/false)") { $0.headerAutoAlpha = try boolean($1) },
@@ -343,7 +379,22 @@ public struct Configuration: Sendable {
             Key(section: "refresh", name: "minimum-seconds", doc: "the least time a refresh shows its spinner, so a source that answers at once does not flash it, seconds (0 to 10)") {
                 $0.minimumRefreshingSeconds = try number($1, 0...10)
             },
-            Key(section: "state", name: "directory", doc: "where the last-updated time is kept (the service's StateDirectory)") { $0.stateDirectory = try path($1) },
+            Key(section: "state", name: "directory", doc: "where the last-updated time is kept; unset: $STATE_DIRECTORY when systemd sets it (the unit's StateDirectory), else /var/lib/panel-refresh") {
+                $0.stateDirectory = try path($1)
+                $0.stateDirectoryIsSet = true
+            },
+            Key(section: "limits", name: "image-pixels", doc: "the most pixels one image file may declare, checked from its header before decoding (65536 to 268435456; 16777216, 16 Mpx); a second floor may have at most four times the screen's pixels") {
+                $0.maxImagePixels = try integer($1, 65_536...268_435_456)
+            },
+            Key(section: "limits", name: "image-cache-mb", doc: "MiB the decoded images may take together, each kept at the size it is drawn (1 to 1024; 32)") {
+                $0.imageCacheBytes = try integer($1, 1...1024) << 20
+            },
+            Key(section: "limits", name: "gif-frames", doc: "the most PNG frames appearance.gif-frames may hold (1 to 1000; 240)") {
+                $0.gifMaxFrames = try integer($1, 1...1000)
+            },
+            Key(section: "limits", name: "gif-mb", doc: "MiB the gif frames may take decoded at their size in the files (1 to 1024; 64)") {
+                $0.gifMaxBytes = try integer($1, 1...1024) << 20
+            },
         ]
     }
 

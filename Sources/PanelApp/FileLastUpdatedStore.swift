@@ -5,7 +5,8 @@ import PanelRefresh
 
 /// Why the file store could not save: the file, the step that failed and its errno.
 public enum LastUpdatedStoreError: Error, Equatable, CustomStringConvertible {
-    /// `step` is the call that failed: open, write, fsync, close or rename.
+    /// `step` is the call that failed: unlink (of a stale temporary file), open, write, fsync,
+    /// close or rename.
     case cannotWrite(path: String, step: String, errno: Int32)
 
     public var description: String {
@@ -63,12 +64,20 @@ public final class FileLastUpdatedStore: LastUpdatedStore {
 
     /// open, write, fsync, close and rename, each checked: Foundation's atomic write names
     /// no errno and does not flush.
+    ///
+    /// Nothing is written through a symbolic link: whatever stands at the temporary name (a
+    /// file left by a crash, or a link someone planted to make the kiosk overwrite its target)
+    /// is unlinked, which removes a link itself, and the file is created anew with
+    /// `O_CREAT | O_EXCL | O_NOFOLLOW`, which fails rather than follow a link that appears in
+    /// between. rename(2) then replaces the name `path`, never what a link there points to.
     private func write(_ bytes: [UInt8]) throws(LastUpdatedStoreError) {
         let temporary = path + ".new"
         func fail(_ step: String) -> LastUpdatedStoreError {
             .cannotWrite(path: path, step: step, errno: errno)
         }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // ENOENT: nothing there; ENOTDIR: the directory is a file, which open reports.
+        guard unlink(temporary) == 0 || errno == ENOENT || errno == ENOTDIR else { throw fail("unlink") }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw fail("open") }
         var offset = 0
         while offset < bytes.count {

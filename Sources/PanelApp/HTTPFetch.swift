@@ -4,6 +4,17 @@ import Glibc
 
 /// What one HTTP(S) request may cost, every bound enforced by libcurl while it receives, so a
 /// hostile or broken server can neither fill the panel's memory nor hold a load forever.
+/// A user and password for an HTTP data source.
+public struct HTTPCredentials: Sendable, Equatable {
+    public var user: String
+    public var password: String
+
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+}
+
 public struct HTTPLimits: Sendable, Equatable {
     /// Largest body kept, bytes: a longer one stops the transfer at this size (the
     /// `Content-Length` check of `CURLOPT_MAXFILESIZE_LARGE`, and the write callback for bodies
@@ -60,7 +71,10 @@ enum HTTPFetch {
     /// - Throws: `DataSourceError`: `.tooLarge` past `limits.maxBytes`, `.timeout` past
     ///   `limits.timeout`, `.stalled`, `.unreachable` for everything else (refused, DNS, TLS,
     ///   a non-2xx status, too many redirects, a scheme other than http/https).
-    static func get(_ url: String, limits: HTTPLimits) throws -> [UInt8] {
+    /// - Parameter credentials: user and password for the server, set as libcurl options
+    ///   (`CURLOPT_USERNAME`, `CURLOPT_PASSWORD`) rather than in the URL, so they appear in no
+    ///   message.
+    static func get(_ url: String, limits: HTTPLimits, credentials: HTTPCredentials? = nil) throws -> [UInt8] {
         if let reason = unavailable { throw DataSourceError.unreachable(source: url, reason: reason) }
         guard let handle = panel_curl_easy_init() else {
             throw DataSourceError.unreachable(source: url, reason: "libcurl could not make a transfer")
@@ -88,6 +102,12 @@ enum HTTPFetch {
                     panel_curl_set_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque()),
                 ]
                 if let failed = options.first(where: { $0 != CURLE_OK }) { return failed }
+                if let credentials {
+                    for (option, value) in [(CURLOPT_USERNAME, credentials.user), (CURLOPT_PASSWORD, credentials.password)] {
+                        let set = panel_curl_set_string(handle, option, value)
+                        if set != CURLE_OK { return set }
+                    }
+                }
                 return panel_curl_easy_perform(handle)
             }
         }

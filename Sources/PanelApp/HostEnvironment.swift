@@ -12,10 +12,21 @@ public struct HostEnvironment: Sendable {
     public var language: String
     /// Seconds east of UTC at a moment (daylight saving included).
     public var utcOffset: @Sendable (Date) -> Int
+    /// `$STATE_DIRECTORY`'s first path, set by systemd for the unit's `StateDirectory=`; nil
+    /// outside a unit. `state.directory` in the configuration wins over it.
+    public var stateDirectory: String?
 
-    public init(language: String, utcOffset: @escaping @Sendable (Date) -> Int) {
+    public init(language: String, stateDirectory: String? = nil, utcOffset: @escaping @Sendable (Date) -> Int) {
         self.language = language
         self.utcOffset = utcOffset
+        self.stateDirectory = stateDirectory
+    }
+
+    /// `configuration` with its state directory from `$STATE_DIRECTORY` when the file did not set one.
+    public func applied(to configuration: Configuration) -> Configuration {
+        var c = configuration
+        if !c.stateDirectoryIsSet, let stateDirectory { c.stateDirectory = stateDirectory }
+        return c
     }
 
     /// English and UTC: what every command but `run` and the live demo uses.
@@ -25,7 +36,11 @@ public struct HostEnvironment: Sendable {
     public static func read() -> HostEnvironment {
         tzset()
         let language = getenv("LANG").map { String(cString: $0) } ?? "en"
-        return HostEnvironment(language: language.isEmpty ? "en" : language, utcOffset: { date in
+        // systemd joins several StateDirectory= paths with colons; ours is the first.
+        let state = getenv("STATE_DIRECTORY").map { String(cString: $0) }
+            .flatMap { $0.split(separator: ":").first.map(String.init) }
+            .flatMap { $0.hasPrefix("/") ? $0 : nil }
+        return HostEnvironment(language: language.isEmpty ? "en" : language, stateDirectory: state, utcOffset: { date in
             var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
             var parts = tm()
             guard localtime_r(&seconds, &parts) != nil else { return 0 }

@@ -14,7 +14,11 @@ public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible
     /// Slower than `bytesPerSecond` for `seconds`: a server that trickles.
     case stalled(source: String, bytesPerSecond: Int, seconds: Int)
 
-    public var description: String {
+    /// What happened, with every URL's password and secret-looking query values masked
+    /// (`Redaction`): this text goes to the journal and to STATUS.
+    public var description: String { Redaction.redact(plainDescription) }
+
+    private var plainDescription: String {
         switch self {
         case let .exitStatus(command, status, stderr):
             return "\(command) exited with status \(status)" + (stderr.isEmpty ? "" : ": \(stderr.prefix(200))")
@@ -43,8 +47,19 @@ public enum ItemParser {
         }
     }
 
+    /// Characters of a title or subtitle kept: 1,000. A row shows one or two lines of each;
+    /// the rest would only cost time on the run loop (every comparison, every layout), so it is
+    /// cut here, off the loop, where the answer is parsed.
+    public static let maxTextScalars = 1000
+
+    /// The items of a data source's answer. An answer with nothing in it (no bytes, or only
+    /// white space: HTTP 204, an empty 200, a command that printed nothing) is malformed, not
+    /// an empty list: it used to replace the list on screen with nothing. `[]` is an empty list.
     public static func parse(_ data: Data, source: String, fields: Fields = Fields()) throws -> [Item] {
         guard data.count <= maxBytes else { throw DataSourceError.tooLarge(source: source, limit: maxBytes) }
+        guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) else {
+            throw DataSourceError.malformed(source: source, reason: "the answer is empty (an empty list is [])")
+        }
         let objects: [JSONValue]
         if case .array(let array)? = try? JSONValue.parse(data) {
             objects = array
@@ -58,7 +73,7 @@ public enum ItemParser {
                 }
                 lines.append(object)
             }
-            guard !lines.isEmpty || data.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) else {
+            guard !lines.isEmpty else {
                 throw DataSourceError.malformed(source: source, reason: "not a JSON array or JSON lines")
             }
             objects = lines
@@ -78,8 +93,19 @@ public enum ItemParser {
             case .number(let d)?: id = "\(d)"
             default: id = "\(index + 1)"
             }
-            return Item(id: id, title: title, subtitle: object[names.subtitle]?.string ?? "")
+            return Item(id: id, title: bounded(title), subtitle: bounded(object[names.subtitle]?.string ?? ""))
         }
+    }
+
+    /// `text` cut to `maxTextScalars` Unicode scalars (whole scalars; a cut inside a long run of
+    /// combining marks drops the rest of them).
+    static func bounded(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let end = scalars.index(scalars.startIndex, offsetBy: maxTextScalars, limitedBy: scalars.endIndex),
+              end != scalars.endIndex else { return text }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: scalars[..<end])
+        return String(kept)
     }
 
     /// The `page`-th slice of a whole document's items.
@@ -169,6 +195,8 @@ public final class FileItemSource: ItemSource {
                     throw DataSourceError.tooLarge(source: path, limit: ItemParser.maxBytes)
                 } catch .unreadable(let code) {
                     throw DataSourceError.unreachable(source: path, reason: "cannot read the file: \(String(cString: strerror(code)))")
+                } catch .notRegular(let kind) {
+                    throw DataSourceError.unreachable(source: path, reason: "cannot read the file: it is \(kind), not a regular file")
                 }
                 return ItemParser.page(try ItemParser.parse(Data(bytes), source: path, fields: fields), page: page, size: pageSize)
             }
@@ -177,20 +205,31 @@ public final class FileItemSource: ItemSource {
 }
 
 /// A JSON document over HTTP(S). "{page}" and "{size}" in the URL are replaced; without them
-/// the whole document is fetched and paged here.
+/// the whole document is fetched and paged here. A user and password in the URL
+/// (`https://user:password@host/...`) are taken out of it and given to libcurl as options;
+/// `passwordFile` (systemd's credentials: `LoadCredential=` and `$CREDENTIALS_DIRECTORY`)
+/// gives the password instead of the URL.
 @MainActor
 public final class HTTPItemSource: ItemSource {
     public var fields = ItemParser.Fields()
     public let url: String
     public var timeout: Double
+    /// A file whose first line is the password (read at every load: a rotated credential is
+    /// used at the next pull); nil: the URL's own, if any.
+    public var passwordFile: String?
 
-    public init(url: String, timeout: Double = 10) {
+    public init(url: String, timeout: Double = 10, passwordFile: String? = nil) {
         self.url = url
         self.timeout = timeout
+        self.passwordFile = passwordFile
     }
 
+    /// The most bytes a password file may hold: 4 KiB.
+    nonisolated static let maxPasswordBytes = 4096
+
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
-        let template = url, timeout = timeout, fields = fields
+        let timeout = timeout, fields = fields, passwordFile = passwordFile
+        let (template, userinfo) = Self.splitUserinfo(url)
         let paged = template.contains("{page}")
         let text = template.replacing("{page}", with: String(page)).replacing("{size}", with: String(pageSize))
         guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
@@ -199,10 +238,69 @@ public final class HTTPItemSource: ItemSource {
         }
         Background.run({
             Result {
-                let body = try HTTPFetch.get(text, limits: HTTPLimits(timeout: timeout))
+                var credentials = userinfo
+                if let passwordFile {
+                    credentials = HTTPCredentials(user: userinfo?.user ?? "", password: try Self.readPassword(passwordFile))
+                }
+                let body = try HTTPFetch.get(text, limits: HTTPLimits(timeout: timeout), credentials: credentials)
                 let items = try ItemParser.parse(Data(body), source: text, fields: fields)
                 return paged ? items : ItemParser.page(items, page: page, size: pageSize)
             }
         }, then: completion)
+    }
+
+    /// The URL without `user[:password]@`, and that user and password (percent-decoded).
+    nonisolated static func splitUserinfo(_ url: String) -> (url: String, credentials: HTTPCredentials?) {
+        guard let schemeEnd = url.firstRange(of: "://") else { return (url, nil) }
+        let rest = url[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return (url, nil) }
+        let userinfo = rest[..<at]
+        let user: Substring, password: Substring
+        if let colon = userinfo.firstIndex(of: ":") {
+            user = userinfo[..<colon]
+            password = userinfo[userinfo.index(after: colon)...]
+        } else {
+            user = userinfo
+            password = ""
+        }
+        let stripped = String(url[..<schemeEnd.upperBound]) + rest[rest.index(after: at)...]
+        // %XX escapes, as libcurl decodes them in a URL's userinfo; a broken escape stays as it is.
+        func decoded(_ s: Substring) -> String {
+            var bytes: [UInt8] = []
+            var utf8 = Array(s.utf8)[...]
+            while let first = utf8.first {
+                if first == UInt8(ascii: "%"), utf8.count >= 3,
+                   let value = UInt8(String(decoding: utf8.dropFirst().prefix(2), as: UTF8.self), radix: 16) {
+                    bytes.append(value)
+                    utf8 = utf8.dropFirst(3)
+                } else {
+                    bytes.append(first)
+                    utf8 = utf8.dropFirst()
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return (stripped, HTTPCredentials(user: decoded(user), password: decoded(password)))
+    }
+
+    /// The password file's first line. A relative name is one of systemd's credentials, in
+    /// `$CREDENTIALS_DIRECTORY`.
+    nonisolated static func readPassword(_ name: String) throws -> String {
+        var path = name
+        if !name.hasPrefix("/") {
+            guard let directory = getenv("CREDENTIALS_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty else {
+                throw DataSourceError.unreachable(source: name, reason: "data.url-password-file names a credential, but CREDENTIALS_DIRECTORY is not set (LoadCredential= in the unit)")
+            }
+            path = directory + "/" + name
+        }
+        let bytes: [UInt8]
+        do throws(BoundedFile.Failure) {
+            bytes = try BoundedFile.read(path, limit: maxPasswordBytes)
+        } catch {
+            throw DataSourceError.unreachable(source: path, reason: "cannot read the password file: \(error)")
+        }
+        let firstLine = bytes.prefix { $0 != 0x0a && $0 != 0x0d }
+        return String(decoding: firstLine, as: UTF8.self)
     }
 }

@@ -14,7 +14,7 @@ public enum Log {
     private static func write(_ priority: Int, _ message: String) {
         // One write(2) per line: lines of concurrent writers do not interleave.
         var stream = StandardError()
-        stream.write("<\(priority)>panel-refresh: \(message)\n")
+        stream.write("<\(priority)>panel-refresh: \(Redaction.redact(message))\n")
     }
 }
 

@@ -17,7 +17,8 @@ public final class SystemdNotifier: ServiceNotifier {
     public init() {}
 
     public func notify(_ assignment: String) {
-        _ = sd_notify(0, assignment)
+        // STATUS is readable by anyone (`systemctl status`): no URL's password goes there.
+        _ = sd_notify(0, Redaction.redact(assignment))
     }
 
     public var watchdogInterval: Double? {

@@ -16,11 +16,41 @@ public enum NumericOption {
     public static let holdSeconds = 0.0...3600
 
     public static func double(_ option: String, _ text: String, in range: ClosedRange<Double>) throws -> Double {
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
+        guard let value = decimal(text), range.contains(value) else {
             throw UsageError("bad \(option) \"\(text)\": want a number from \(format(range.lowerBound)) to \(format(range.upperBound))")
         }
         return value
     }
+
+    /// A decimal number as people write one: digits with an optional sign, fraction and
+    /// exponent (`-1.5`, `2e3`). Swift's `Double(_:)` also reads hexadecimal (`0x10` is 16),
+    /// `nan`, `inf` and subnormals (`1e-320`), none of which an operator means; they are nil
+    /// here, as are non-finite results and any number whose magnitude is below the smallest
+    /// normal double (2.2e-308) but zero.
+    public static func decimal(_ text: String) -> Double? {
+        var digitsSeen = false, exponentDigits = false
+        var state = 0  // 0 sign, 1 integer part, 2 fraction, 3 exponent sign, 4 exponent digits
+        for c in text.utf8 {
+            switch (state, c) {
+            case (0, UInt8(ascii: "+")), (0, UInt8(ascii: "-")): state = 1
+            case (0...1, UInt8(ascii: "0")...UInt8(ascii: "9")): state = 1; digitsSeen = true
+            case (0...1, UInt8(ascii: ".")): state = 2
+            case (2, UInt8(ascii: "0")...UInt8(ascii: "9")): digitsSeen = true
+            case (1...2, UInt8(ascii: "e")), (1...2, UInt8(ascii: "E")):
+                guard digitsSeen else { return nil }
+                state = 3
+            case (3, UInt8(ascii: "+")), (3, UInt8(ascii: "-")): state = 4
+            case (3...4, UInt8(ascii: "0")...UInt8(ascii: "9")): state = 4; exponentDigits = true
+            default: return nil
+            }
+        }
+        guard digitsSeen, state < 3 || exponentDigits, let value = Double(text), value.isFinite,
+              value == 0 || value.isNormal else { return nil }
+        return value
+    }
+
+    /// A range as the documentation writes it: "1 to 1000".
+    public static func describe(_ range: ClosedRange<Double>) -> String { "\(format(range.lowerBound)) to \(format(range.upperBound))" }
 
     public static func integer(_ option: String, _ text: String, in range: ClosedRange<Int>) throws -> Int {
         guard let value = Int(text), range.contains(value) else {
@@ -39,5 +69,5 @@ public enum NumericOption {
         return (parts[0], parts[1])
     }
 
-    private static func format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+    static func format(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
 }

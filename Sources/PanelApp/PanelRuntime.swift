@@ -60,7 +60,8 @@ public final class PanelRuntime {
         scene.screen.textMeasurer = fonts
         let localizer = RefreshLocalizer(language: RefreshLanguage(code: configuration.locale ?? host.language))
         session = PanelSession(scene: scene, source: source(scene.animator), pageSize: configuration.pageSize, localizer: localizer,
-                               header: try Appearance.header(configuration, localizer: localizer),
+                               header: try Appearance.header(configuration, localizer: localizer,
+                                                             screen: (display.width, display.height)),
                                footer: try Appearance.footer(configuration, localizer: localizer),
                                orientation: configuration.orientation == .vertical ? .vertical : .horizontal,
                                trailer: Appearance.trailer(configuration, localizer: localizer))
@@ -70,7 +71,11 @@ public final class PanelRuntime {
         Appearance.styleRows(session.list, configuration)
         lastUpdatedStore = FileLastUpdatedStore(path: configuration.stateDirectory + "/last-updated.json")
         session.header.lastUpdatedStore = lastUpdatedStore
-        driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display,
+        let renderer = Renderer(fonts: fonts)
+        renderer.maxImagePixels = configuration.maxImagePixels
+        renderer.imageCacheBytes = configuration.imageCacheBytes
+        renderer.onError = { error in Log.error("image: \(error)") }
+        driver = FrameDriver(screen: scene.screen, renderer: renderer, display: display,
                              now: monotonic ?? { [clock] in clock.now })
         session.onError = { [weak self] error in
             Log.error("data source: \(error)")

@@ -90,7 +90,8 @@ public enum RunCommand {
             source.fields = fields
             return source
         case .http:
-            let source = HTTPItemSource(url: configuration.url ?? "", timeout: configuration.timeout)
+            let source = HTTPItemSource(url: configuration.url ?? "", timeout: configuration.timeout,
+                                        passwordFile: configuration.urlPasswordFile)
             source.fields = fields
             return source
         }

@@ -14,15 +14,24 @@ public enum SignalPipe {
     /// frame timings.
     public static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
 
+    /// Signals whose default action would end the kiosk and that mean nothing to it: ignored.
+    /// SIGPIPE: with stderr's reader gone (a closed pipe, a journal that went away) the next
+    /// log line killed the program; ignored, the write fails with EPIPE and the line is lost.
+    /// SIGUSR2 and SIGALRM: stray signals an operator or a script may send. Children start
+    /// with all three at their defaults again (`ChildProcess.resetSignals`).
+    public static let ignored: [Int32] = [SIGPIPE, SIGUSR2, SIGALRM]
+
     /// The pipe's write end, read by the handler: a constant-initialised global needs no lazy
     /// initialisation, which would not be safe in a handler.
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
     /// The pipe's read end (non-blocking, close-on-exec), -1 before `install()`.
     nonisolated(unsafe) public private(set) static var readEnd: Int32 = -1
 
-    /// Creates the pipe and takes `handled`. Call once, first thing.
+    /// Creates the pipe, takes `handled` and ignores `ignored`. Call once, first thing (after
+    /// `StandardStreams.secure()`).
     public static func install() throws {
         guard readEnd < 0 else { return }
+        for number in ignored { signal(number, SIG_IGN) }
         var fds: [Int32] = [-1, -1]
         guard panel_pipe_cloexec(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         // A full pipe drops the byte instead of blocking the handler.

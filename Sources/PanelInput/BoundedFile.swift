@@ -3,20 +3,54 @@ import Glibc
 
 /// Reads a whole file with a size limit enforced while reading: a file that grows between a
 /// size check and the read, or a device node that never ends, cannot take more than `limit`
-/// bytes of memory. Recordings, configuration files, item files and the last-updated file are
-/// all read through it.
+/// bytes of memory. Recordings, configuration files, item files, images and the last-updated
+/// file are all read through it.
+///
+/// It opens with `O_NONBLOCK` and then refuses what is not a regular file, by default: a FIFO
+/// opened for reading blocks in `open(2)` until a writer comes, and a read from it blocks until
+/// the writer writes, so a FIFO named as the configuration, an image or the item file used to
+/// hang start-up before READY (and a reload, past the watchdog). A regular file's reads never
+/// wait, so the size limit also bounds the time. Recordings may come from a pipe
+/// (`replay /dev/stdin`), so they ask for `.streams`.
 public enum BoundedFile {
-    public enum Failure: Error, Equatable {
+    /// Why nothing was read.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
         /// open or read failed with this errno.
         case unreadable(errno: Int32)
         /// More than the limit.
         case tooLarge
+        /// Not a regular file (`kind`: "a FIFO", "a directory", "a character device", ...).
+        case notRegular(kind: String)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let code): return String(cString: strerror(code))
+            case .tooLarge: return "larger than its limit"
+            case .notRegular(let kind): return "\(kind), not a regular file"
+            }
+        }
     }
 
-    public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// What may be read.
+    public enum Accepts: Sendable {
+        /// Regular files only (the kiosk's files).
+        case regularFiles
+        /// Also pipes, FIFOs and character devices (a recording piped in), still size-bounded.
+        case streams
+    }
+
+    /// The file's bytes, at most `limit` of them.
+    public static func read(_ path: String, limit: Int, accepts: Accepts = .regularFiles) throws(Failure) -> [UInt8] {
+        let flags = O_RDONLY | O_CLOEXEC | (accepts == .regularFiles ? O_NONBLOCK : 0)
+        let fd = open(path, flags)
         guard fd >= 0 else { throw .unreadable(errno: errno) }
         defer { close(fd) }
+        if accepts == .regularFiles {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw .unreadable(errno: errno) }
+            let kind = info.st_mode & S_IFMT
+            guard kind == S_IFREG else { throw .notRegular(kind: Self.kind(kind)) }
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -26,6 +60,26 @@ public enum BoundedFile {
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > limit { throw .tooLarge }
+        }
+    }
+
+    /// Whether `path` names a regular file (following symlinks), without opening it: what a
+    /// folder listing keeps (gif frames).
+    public static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// A file type's name, for errors (`st_mode & S_IFMT`).
+    static func kind(_ type: mode_t) -> String {
+        switch type {
+        case S_IFIFO: return "a FIFO"
+        case S_IFDIR: return "a directory"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
+        default: return "a special file"
         }
     }
 }

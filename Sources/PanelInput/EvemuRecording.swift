@@ -48,11 +48,14 @@ public struct EvemuRecording: Sendable, Hashable {
     private static func readText(_ path: String) throws -> String {
         let bytes: [UInt8]
         do {
-            bytes = try BoundedFile.read(path, limit: maxBytes)
+            // A recording may be piped in (`replay /dev/stdin`); it is still bounded in size.
+            bytes = try BoundedFile.read(path, limit: maxBytes, accepts: .streams)
         } catch .tooLarge {
             throw EvemuError(file: path, line: 0, reason: "larger than \(maxBytes >> 20) MiB")
         } catch .unreadable(let code) {
             throw EvemuError(file: path, line: 0, reason: "cannot read: \(String(cString: strerror(code)))")
+        } catch .notRegular(let kind) {
+            throw EvemuError(file: path, line: 0, reason: "cannot read: \(kind)")
         }
         // Device names may hold any bytes; decode leniently rather than refuse the file.
         return String(decoding: bytes, as: UTF8.self)

@@ -168,7 +168,8 @@ final class RunLoopHost {
             schedule()
             return true
         } catch {
-            Log.error("cannot build the UI: \(error); keeping the one in use")
+            Log.error("reload: \(error); keeping the configuration in use")
+            runtime.notifier.notify("STATUS=reload refused: \(error); keeping the configuration in use")
             return false
         }
     }
@@ -185,6 +186,7 @@ final class RunLoopHost {
             fresh = try Configuration.load(path: path)
         } catch {
             Log.error("reload: \(error); keeping the configuration in use")
+            runtime.notifier.notify("STATUS=reload refused: \(error); keeping the configuration in use")
             return
         }
         if fresh.devices != configuration.devices || fresh.rotation != configuration.rotation
@@ -204,6 +206,8 @@ final class RunLoopHost {
         default:
             Log.info("stopping")
             runtime.stop()
+            // A data-source command still running, and what escaped its group, end with us.
+            ChildSupervisor.endAll()
             exit(0)
         }
     }

@@ -46,8 +46,12 @@ func flag(_ name: String, in arguments: inout [String]) -> Bool {
 
 @MainActor
 func main() async -> Int32 {
-    // First, before anything can take long: a signal from now on waits in a pipe for the
-    // run loop instead of ending the program (docs/reliability.md).
+    // First of all: fds 0-2 open (on /dev/null if they came closed), so no pipe or file
+    // opened below takes a standard stream's number.
+    StandardStreams.secure()
+    // Then, before anything can take long: a signal from now on waits in a pipe for the
+    // run loop instead of ending the program, and SIGPIPE and stray signals are ignored
+    // (docs/reliability.md).
     do { try SignalPipe.install() } catch { Log.warning("signals keep their default actions: \(error)") }
     // Before any work leaves the main thread: worker stacks that hold no 2 MiB page.
     do { try WorkerStacks.limit() } catch { Log.warning("\(error)") }
@@ -224,6 +228,9 @@ func waitForDisplay(_ display: any Display, until deadline: Double) -> Bool {
 @MainActor
 func run(_ configuration: Configuration, path: String?) throws -> Never {
     Log.info("starting" + (path.map { " with \($0)" } ?? " with the built-in defaults"))
+    // Descendants that escape a data-source command's group (a setsid daemon) come back to
+    // the kiosk, which ends them with their refresh (ChildSupervisor).
+    do { try ChildSupervisor.becomeSubreaper() } catch { Log.warning("cannot become the reaper of escaped children: \(error)") }
     let display = try RunCommand.display(for: configuration)
     Log.info("display \(display.width)x\(display.height): \(display.summary)")
     let clock = ManualClock(now: monotonicNow(), epoch: Date(timeIntervalSinceNow: -monotonicNow()))
@@ -235,8 +242,9 @@ func run(_ configuration: Configuration, path: String?) throws -> Never {
     if configuration.blankAfter > 0 {
         Log.info("blanking after \(configuration.blankAfter) s idle; backlight: \(backlight?.path ?? "none")")
     }
-    let makeRuntime = { (c: Configuration) throws -> PanelRuntime in
-        try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier,
+    let makeRuntime = { (file: Configuration) throws -> PanelRuntime in
+        let c = environment.applied(to: file)
+        return try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier,
                          source: { RunCommand.source(for: c, animator: $0) }, clock: clock, monotonic: monotonicNow,
                          backlight: backlight, host: environment)
     }

@@ -1,6 +1,7 @@
 import CPNG
 import FoundationEssentials
 import Glibc
+import PanelInput
 
 /// PNG files through libpng's simplified API.
 public enum PNG {
@@ -10,22 +11,67 @@ public enum PNG {
         }
     }
 
-    /// Reads a PNG into a premultiplied ARGB surface.
-    public static func read(path: String) throws -> Surface {
-        var image = png_image()
-        image.version = panel_png_image_version
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
-            throw RenderError.png(path: path, message: message(image))
+    /// The most pixels a decode may allocate unless told otherwise: 16 Mpx (64 MiB at 4 bytes a
+    /// pixel), four times a 1920x1080 panel. A PNG declares its size in 8 bytes of its header,
+    /// so 74 bytes can claim 100000x100000 (40 GB): the declared size is checked against the
+    /// budget before anything is allocated.
+    public static let defaultMaxPixels = 16 << 20
+    /// The largest PNG file read: 64 MiB (a 16 Mpx image stored uncompressed is 64 MiB).
+    public static let maxFileBytes = 64 << 20
+
+    /// Width and height as the file's header declares them, pixels; nothing is decoded.
+    public static func size(path: String) throws(RenderError) -> (width: Int, height: Int) {
+        let bytes = try fileBytes(path)
+        let result: Result<(Int, Int), RenderError> = bytes.withUnsafeBytes { raw in
+            var image = png_image()
+            if let error = begin(&image, raw, path: path) { return .failure(error) }
+            png_image_free(&image)
+            return .success((Int(image.width), Int(image.height)))
         }
+        return try result.get()
+    }
+
+    /// Reads a PNG into a premultiplied ARGB surface, if its declared size is at most
+    /// `maxPixels` (checked from the header, before the pixels are allocated).
+    public static func read(path: String, maxPixels: Int = defaultMaxPixels) throws(RenderError) -> Surface {
+        try decode(try fileBytes(path), path: path, maxPixels: maxPixels)
+    }
+
+    /// Decodes PNG bytes (`path` names them in errors), under the same pixel budget.
+    public static func decode(_ bytes: [UInt8], path: String, maxPixels: Int = defaultMaxPixels) throws(RenderError) -> Surface {
+        // libpng reads from the memory until the image is finished or freed: both happen
+        // inside, where the bytes are pinned.
+        let result: Result<Surface, RenderError> = bytes.withUnsafeBytes { raw in
+            do throws(RenderError) {
+                return .success(try decode(raw, path: path, maxPixels: maxPixels))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func decode(_ raw: UnsafeRawBufferPointer, path: String, maxPixels: Int) throws(RenderError) -> Surface {
+        // One png_image from begin to finish: libpng keeps its address (as the read's io_ptr),
+        // so it must not be copied or moved in between.
+        var image = png_image()
+        if let error = begin(&image, raw, path: path) { throw error }
         image.format = panel_png_format_bgra
         let width = Int(image.width), height = Int(image.height)
         guard width > 0, height > 0 else {
             png_image_free(&image)
             throw RenderError.png(path: path, message: "empty image")
         }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maxPixels else {
+            png_image_free(&image)
+            throw RenderError.imageTooLarge(path: path, width: width, height: height, maxPixels: maxPixels)
+        }
         let surface = Surface(width: width, height: height, format: .argb8888)
         guard png_image_finish_read(&image, nil, surface.pixels, Int32(surface.stride), nil) != 0 else {
-            throw RenderError.png(path: path, message: message(image))
+            let text = message(image)
+            png_image_free(&image)
+            throw RenderError.png(path: path, message: text)
         }
         // libpng gives straight alpha; pixman composites premultiplied.
         for y in 0..<height {
@@ -39,6 +85,31 @@ public enum PNG {
             }
         }
         return surface
+    }
+
+    /// The file, through `BoundedFile`: a FIFO or device is refused at once, not waited on.
+    private static func fileBytes(_ path: String) throws(RenderError) -> [UInt8] {
+        do {
+            return try BoundedFile.read(path, limit: maxFileBytes)
+        } catch {
+            switch error {
+            case .tooLarge: throw RenderError.png(path: path, message: "larger than \(maxFileBytes >> 20) MiB")
+            case .unreadable, .notRegular: throw RenderError.png(path: path, message: "cannot read: \(error)")
+            }
+        }
+    }
+
+    /// png_image_begin_read_from_memory into `image`: reads the header. The memory must stay
+    /// valid, and `image` where it is, until the image is finished or freed. The error, if any
+    /// (the image is then freed).
+    private static func begin(_ image: inout png_image, _ raw: UnsafeRawBufferPointer, path: String) -> RenderError? {
+        image.version = panel_png_image_version
+        guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
+            let text = message(image)
+            png_image_free(&image)
+            return RenderError.png(path: path, message: text.isEmpty ? "not a PNG file" : text)
+        }
+        return nil
     }
 
     /// Writes a surface as an 8-bit RGBA PNG (straight alpha; opaque for XRGB and RGB565).

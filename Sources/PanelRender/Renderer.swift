@@ -15,8 +15,23 @@ public final class Renderer {
     public var clearColor: Color = .white
     /// Hears images that cannot be loaded (once per path); they are then not drawn.
     public var onError: ((RenderError) -> Void)?
-    private var images: [String: Surface] = [:]
+    /// The most pixels one image file may declare; larger ones are refused before decoding
+    /// and reported through `onError` (`PNG.defaultMaxPixels`).
+    public var maxImagePixels = PNG.defaultMaxPixels
+    /// Bytes the decoded images may take together (`defaultImageCacheBytes`).
+    public var imageCacheBytes: Int {
+        get { images.budget }
+        set { images.budget = max(0, newValue) }
+    }
+    /// 32 MiB: a screenful of thumbnails and a header's gif frames at their drawn size, about
+    /// 6 % of a 512 MB board.
+    nonisolated public static let defaultImageCacheBytes = 32 << 20
+    private var images = ImageCache(budget: Renderer.defaultImageCacheBytes)
     private var failedImages = Set<String>()
+    /// Bytes the decoded images take now.
+    public var imageCacheUsed: Int { images.bytes }
+    /// Image files decoded so far (each at the size it is drawn).
+    public var imagesDecoded: Int { images.decoded }
     /// Views drawn by the last `render`, for tests and statistics.
     public private(set) var viewsDrawn = 0
     /// Views looked at (drawn or not) by the last `render`.
@@ -130,6 +145,10 @@ public final class Renderer {
         }
     }
 
+    /// Lines a label with `numberOfLines == 0` draws at most: 256, more than any panel shows at
+    /// the smallest text, so a megabyte of text costs no more than a screenful.
+    static let maxUnlimitedLines = 256
+
     private func drawLabel(_ label: Label, in rect: Rect, opacity: Double, canvas: Canvas) {
         guard !label.text.isEmpty, rect.width > 0 else { return }
         let pixels = FontLibrary.pixels(label.font, scale: scale)
@@ -137,8 +156,10 @@ public final class Renderer {
         if label.numberOfLines == 1 {
             lines = [fonts.truncate(label.text, font: label.font, pixels: pixels, width: rect.width)]
         } else {
-            let wrapped = fonts.wrap(label.text, font: label.font, pixels: pixels, width: rect.width)
-            lines = label.numberOfLines > 0 ? Array(wrapped.prefix(label.numberOfLines)) : wrapped
+            // Nothing past the last line drawn is measured; a label with no limit draws at most
+            // `maxUnlimitedLines` (far more than a screen holds).
+            let limit = label.numberOfLines > 0 ? label.numberOfLines : Self.maxUnlimitedLines
+            lines = fonts.wrap(label.text, font: label.font, pixels: pixels, width: rect.width, maxLines: limit)
         }
         let m = fonts.metrics(label.font, pixels: pixels)
         let lineHeight = m.height.rounded(.up)
@@ -185,7 +206,7 @@ public final class Renderer {
                 Shapes.trailArrow(in: $0, rotation: view.rotation)
             }
         case nil:
-            guard let surface = load(image.name) else { return }
+            guard let surface = load(image.name, drawnAt: target) else { return }
             canvas.draw(image: surface, in: target, rotation: view.rotation, opacity: opacity)
         }
     }
@@ -205,21 +226,37 @@ public final class Renderer {
         canvas.fill(mask: mask, x: Int(x0) - 1, y: Int(y0) - 1, color: color, opacity: opacity)
     }
 
-    private func load(_ path: String) -> Surface? {
-        if let cached = images[path] { return cached }
+    /// The image at `path` for drawing into `target` (pixels): from the cache, or decoded under
+    /// the pixel budget and, when larger than `target`, scaled down to it once (so only the
+    /// drawn size stays resident).
+    private func load(_ path: String, drawnAt target: Rect) -> Surface? {
+        guard target.width.isFinite, target.height.isFinite, target.width >= 1, target.height >= 1,
+              target.width < 1e5, target.height < 1e5 else { return nil }
+        let drawn = (width: Int(target.width.rounded(.up)), height: Int(target.height.rounded(.up)))
+        let key = ImageCache.Key(path: path, width: drawn.width, height: drawn.height)
+        if let cached = images.surface(key) { return cached }
         guard !failedImages.contains(path) else { return nil }
+        let decoded: Surface
         do {
-            let surface = try PNG.read(path: path)
-            images[path] = surface
-            return surface
-        } catch let error as RenderError {
+            decoded = try PNG.read(path: path, maxPixels: maxImagePixels)
+        } catch {
             failedImages.insert(path)
             onError?(error)
             return nil
-        } catch {
-            failedImages.insert(path)
-            return nil
         }
+        let kept = decoded.width > drawn.width || decoded.height > drawn.height
+            ? Self.scaled(decoded, toFit: drawn) : decoded
+        images.insert(kept, for: key)
+        return kept
+    }
+
+    /// `image` scaled down to at most `size` pixels, aspect kept per axis as drawn (the caller
+    /// draws it into a rect of that size), with pixman's good filter (box-filtered downscale).
+    static func scaled(_ image: Surface, toFit size: (width: Int, height: Int)) -> Surface {
+        let w = min(image.width, size.width), h = min(image.height, size.height)
+        let target = Surface(width: w, height: h, format: .argb8888)
+        Canvas(surface: target).draw(image: image, in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), filter: .good)
+        return target
     }
 
     private func drawSpinner(_ spinner: ActivityIndicator, in rect: Rect, opacity: Double, canvas: Canvas) {

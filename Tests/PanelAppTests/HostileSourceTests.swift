@@ -153,15 +153,21 @@ struct HostileCommandTests {
 @MainActor
 @Suite("Files that never end")
 struct EndlessFileTests {
-    @Test("an item file, a configuration and a bounded read stop at their limits on /dev/zero")
+    @Test("/dev/zero as the item file or the configuration is refused as a device; reads that accept streams stop at their limits; regular files too")
     func devZero() async throws {
-        #expect(dataSourceError(await load(FileItemSource(path: "/dev/zero"))) == .tooLarge(source: "/dev/zero", limit: ItemParser.maxBytes))
-        #expect(throws: ConfigurationError(file: "/dev/zero", line: 0, message: "larger than 1 MiB: not a configuration file")) {
+        #expect(dataSourceError(await load(FileItemSource(path: "/dev/zero"))) ==
+                .unreachable(source: "/dev/zero", reason: "cannot read the file: it is a character device, not a regular file"))
+        #expect(throws: ConfigurationError(file: "/dev/zero", line: 0, message: "cannot read the file: it is a character device, not a regular file")) {
             try Configuration.load(path: "/dev/zero")
         }
-        #expect(throws: BoundedFile.Failure.tooLarge) { try BoundedFile.read("/dev/zero", limit: 1000) }
+        #expect(throws: BoundedFile.Failure.tooLarge) { try BoundedFile.read("/dev/zero", limit: 1000, accepts: .streams) }
         #expect(throws: BoundedFile.Failure.unreadable(errno: ENOENT)) { try BoundedFile.read("/nonexistent", limit: 1000) }
-        #expect(try BoundedFile.read("/dev/null", limit: 0) == [])
+        #expect(try BoundedFile.read("/dev/null", limit: 0, accepts: .streams) == [])
+        let big = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: big) }
+        try Data(count: 2000).write(to: URL(fileURLWithPath: big))
+        #expect(throws: BoundedFile.Failure.tooLarge) { try BoundedFile.read(big, limit: 1000) }
+        #expect(try BoundedFile.read(big, limit: 2000).count == 2000)
     }
 }
 

@@ -16,13 +16,20 @@ final class ProgramRun {
     private let stderr = Pipe()
     private(set) var log = ""
 
-    init(_ arguments: [String]) throws {
+    /// `environment`: variables added to the test's own (NOTIFY_SOCKET, ...).
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: programPath ?? "/nonexistent")
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()
     }
+
+    /// Closes the test's end of the program's stderr: its next log line meets a pipe with no reader.
+    func closeStderr() { try? stderr.fileHandleForReading.close() }
 
     /// Reads stderr until `marker` shows up; false after `timeout` seconds or at its end.
     func wait(for marker: String, timeout: Double = 30) -> Bool {

@@ -106,7 +106,7 @@ struct RuntimeTests {
         #expect(configuration.devices == ["/dev/input/event5"] && configuration.pageSize == 5)
         #expect(configuration.displayRotation == .upsideDown && configuration.rotation == .none && configuration.mode?.width == 1024 && configuration.headlessSize.height == 600)
         var bad = ["--set", "data.page-size=0"]
-        #expect(throws: ConfigurationError(file: "command line", line: 0, message: "data.page-size: \"0\" is not a whole number in 1...1000")) {
+        #expect(throws: ConfigurationError(file: "command line", line: 0, message: "data.page-size: \"0\" is not a whole number from 1 to 1000")) {
             try RunCommand.apply(arguments: &bad, to: &configuration)
         }
     }
