@@ -172,6 +172,7 @@ public struct CommandHelp: Sendable {
         .I /var/lib/panel\\-refresh
         the last\\-updated time
         .SH SEE ALSO
+        .BR panel\\-refresh.conf (5),
         .BR systemctl (1),
         .BR journalctl (1),
         .BR evemu\\-record (1)

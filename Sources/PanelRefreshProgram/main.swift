@@ -61,6 +61,11 @@ func main() async -> Int32 {
         print("panel-refresh \(version)")
         return 0
     }
+    if flag("--man-conf", in: &arguments) {
+        let epoch = getenv("SOURCE_DATE_EPOCH").flatMap { Double(String(cString: $0)) } ?? 0
+        print(Configuration.manPage(version: version, date: isoDay(epoch)), terminator: "")
+        return 0
+    }
     if flag("--man", in: &arguments) {
         // The man page: its date is the release's, given by the packager (SOURCE_DATE_EPOCH).
         let epoch = getenv("SOURCE_DATE_EPOCH").flatMap { Double(String(cString: $0)) } ?? 0

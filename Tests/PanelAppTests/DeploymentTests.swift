@@ -36,7 +36,9 @@ struct DeploymentTests {
     @Test("the unit passes systemd-analyze verify", .enabled(if: FileManager.default.isExecutableFile(atPath: systemdAnalyze), "needs systemd-analyze"))
     func verify() throws {
         let unit = try unitCopy()
-        let result = try shell(systemdAnalyze, ["verify", unit])
+        // The man pages in Documentation= are checked where the package installed them
+        // (scripts/vm-test level 2); here they are not installed.
+        let result = try shell(systemdAnalyze, ["verify", "--man=no", unit])
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("panel-refresh.service"), "no warnings about the unit: \(result.output)")
     }
