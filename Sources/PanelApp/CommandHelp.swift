@@ -26,6 +26,17 @@ public struct CommandHelp: Sendable {
             examples: [("panel-refresh run --config /etc/panel-refresh/config", "what the systemd unit runs"),
                        ("panel-refresh run --set data.source=file --set data.file=/srv/items.json --rotation 90", "a portrait panel showing a file")]),
         CommandHelp(
+            name: "check", synopsis: "[--config FILE]",
+            summary: """
+            Reads and validates the whole configuration (default /etc/panel-refresh/config) and starts \
+            nothing: every error at once, each with its file and line, including the files the keys name \
+            (the item file, the command, the password file, the second floor's image and the gif frames, \
+            whose headers are read against the image limits). Exit 0 when it is valid, 1 when not. The \
+            service may run it as ExecStartPre=.
+            """,
+            options: [("--config FILE", "check FILE instead of /etc/panel-refresh/config")],
+            examples: [("panel-refresh check --config /etc/panel-refresh/config", "before a reload (systemctl reload panel-refresh)")]),
+        CommandHelp(
             name: "demo", synopsis: "[--screen WxH] [--out DIR] [--headless]",
             summary: """
             A scripted session: pull to refresh, scroll, load pages until there is no more data. Plays on the \
@@ -101,10 +112,13 @@ public struct CommandHelp: Sendable {
             text += wrap(command.summary, indent: 8) + "\n"
         }
         text += "\n`panel-refresh COMMAND --help` shows a command's options and examples; man panel-refresh has them all.\n"
-        text += "options: --verbose (debug logs), --help, --version\n"
+        text += "options: --verbose (debug logs), --help, --version (-V)\n"
         text += "exit codes: 0 done, 1 failed (the log says why), 2 bad command line"
         return text
     }
+
+    /// The first line of `text`: what a usage error prints after its message.
+    public var usage: String { "usage: panel-refresh \(name) \(synopsis)".trimmingTrailingSpace }
 
     /// `panel-refresh COMMAND --help`.
     public var text: String {
@@ -160,7 +174,7 @@ public struct CommandHelp: Sendable {
         .B \\-\\-help
         the commands; after a command, that command's options and examples
         .TP
-        .B \\-\\-version
+        .B \\-\\-version\\fR, \\fB\\-V
         the version
         .SH EXIT STATUS
         0 done, 1 failed (the log says why), 2 bad command line.

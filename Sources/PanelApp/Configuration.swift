@@ -136,42 +136,139 @@ public struct Configuration: Sendable {
     /// The documented default path.
     public static let defaultPath = "/etc/panel-refresh/config"
 
-    /// Reads INI-style text: `[section]` headers, `key = value` lines, `#` or `;` comments.
+    /// Reads INI-style text: `[section]` headers, `key = value` lines, `#` or `;` comments on
+    /// lines of their own. Throws the first error (`check` reports them all).
     public static func parse(_ text: String, file: String) throws -> Configuration {
+        let parsed = read(text, file: file)
+        if let first = parsed.errors.first { throw first }
+        try parsed.configuration.validate(file: file)
+        return parsed.configuration
+    }
+
+    /// What a file's text sets, the line of each key, and every error on the way: a bad line
+    /// is reported and passed over, so one reading finds them all.
+    static func read(_ text: String, file: String) -> (configuration: Configuration, lines: [String: Int], errors: [ConfigurationError]) {
         var configuration = Configuration()
-        var section = ""
-        var seen = Set<String>()
+        var section: String? = ""
+        var lines: [String: Int] = [:]
+        var errors: [ConfigurationError] = []
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let number = index + 1
+            func error(_ message: String) { errors.append(ConfigurationError(file: file, line: number, message: message)) }
             let line = TextFormat.trimmed(raw)
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
-                guard line.hasSuffix("]") else { throw ConfigurationError(file: file, line: number, message: "a section header ends with ]") }
-                section = TextFormat.trimmed(line.dropFirst().dropLast())
-                guard Key.all.contains(where: { $0.section == section }) else {
-                    throw ConfigurationError(file: file, line: number, message: "unknown section [\(section)]; sections: \(Key.sections.joined(separator: ", "))")
+                guard line.hasSuffix("]") else {
+                    error("a section header ends with ]")
+                    section = nil
+                    continue
                 }
+                let name = TextFormat.trimmed(line.dropFirst().dropLast())
+                guard Key.sections.contains(name) else {
+                    let hint = Suggestion.closest(to: name, in: Key.sections).map { "; did you mean [\($0)]?" }
+                        ?? "; sections: \(Key.sections.joined(separator: ", "))"
+                    error("unknown section [\(name)]" + hint)
+                    // Its keys are not looked at: each would only repeat this error.
+                    section = nil
+                    continue
+                }
+                section = name
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else {
-                throw ConfigurationError(file: file, line: number, message: "expected key = value")
+                error("expected key = value")
+                continue
             }
             let name = TextFormat.trimmed(line[..<equals])
             let value = TextFormat.trimmed(line[line.index(after: equals)...])
-            guard !section.isEmpty else { throw ConfigurationError(file: file, line: number, message: "\(name) is outside any [section]") }
+            guard let section else { continue }
+            guard !section.isEmpty else {
+                error("\(name) is outside any [section]" + (Key.section(of: name).map { "; it belongs in [\($0)]" } ?? ""))
+                continue
+            }
             let qualified = "\(section).\(name)"
-            guard seen.insert(qualified).inserted else { throw ConfigurationError(file: file, line: number, message: "\(qualified) is set twice") }
+            guard lines[qualified] == nil else {
+                error("\(qualified) is set twice (first on line \(lines[qualified] ?? 0))")
+                continue
+            }
+            lines[qualified] = number
             do {
                 try configuration.set(qualified, value)
-            } catch let error as ConfigurationError {
-                throw ConfigurationError(file: file, line: number, message: error.message)
+            } catch let failure as ConfigurationError {
+                error(failure.message)
+            } catch {
+                errors.append(ConfigurationError(file: file, line: number, message: "\(error)"))
             }
         }
-        try configuration.validate(file: file)
-        return configuration
+        return (configuration, lines, errors)
+    }
+
+    /// Every error in the file at `path`, none when it is valid: each line, then what keys
+    /// need together, then the files the keys name (opened, their images' headers read).
+    /// `screen`: the screen's size in pixels when known, for the second floor's budget.
+    @MainActor
+    public static func check(path: String, screen: (width: Int, height: Int)? = nil) -> [ConfigurationError] {
+        let text: String
+        do {
+            text = try String(decoding: readFile(path), as: UTF8.self)
+        } catch let error as ConfigurationError {
+            return [error]
+        } catch {
+            return [ConfigurationError(file: path, line: 0, message: "\(error)")]
+        }
+        let (configuration, lines, errors) = read(text, file: path)
+        var found = errors
+        do { try configuration.validate(file: path) } catch let error as ConfigurationError { found.append(error) } catch {}
+        for problem in configuration.fileProblems(screen: screen) {
+            found.append(ConfigurationError(file: path, line: lines[problem.key] ?? 0, message: problem.message))
+        }
+        return found.sorted { $0.line < $1.line }
+    }
+
+    /// What is wrong with the files the keys name: the item file, the command, the password
+    /// file, the second floor's image and the gif frames.
+    @MainActor
+    func fileProblems(screen: (width: Int, height: Int)?) -> [(key: String, message: String)] {
+        var problems: [(key: String, message: String)] = []
+        if let file {
+            do throws(BoundedFile.Failure) {
+                _ = try BoundedFile.read(file, limit: ItemParser.maxBytes)
+            } catch {
+                problems.append(("data.file", "data.file: \(file): \(error)"))
+            }
+        }
+        if let program = command.first {
+            if !BoundedFile.isRegularFile(program) || access(program, X_OK) != 0 {
+                problems.append(("data.command", "data.command: \(program) is not an executable file"))
+            }
+        }
+        if let name = urlPasswordFile {
+            do { _ = try HTTPItemSource.readPassword(name) } catch {
+                // Outside the unit a credential's folder is not set: only a path can be checked here.
+                if name.hasPrefix("/") || getenv("CREDENTIALS_DIRECTORY") != nil {
+                    problems.append(("data.url-password-file", "data.url-password-file: \(error)"))
+                }
+            }
+        }
+        if twoLevelImage != nil {
+            do { _ = try Appearance.header(self, localizer: RefreshLocalizer(), screen: screen) } catch {
+                problems.append(("appearance.two-level", (error as? ConfigurationError)?.message ?? "\(error)"))
+            }
+        }
+        if gifFrames != nil {
+            do { _ = try Appearance.frames(self) } catch {
+                problems.append(("appearance.gif-frames", (error as? ConfigurationError)?.message ?? "\(error)"))
+            }
+        }
+        return problems
     }
 
     public static func load(path: String) throws -> Configuration {
+        try parse(String(decoding: try readFile(path), as: UTF8.self), file: path)
+    }
+
+    /// The file's bytes: a regular file of at most 1 MiB.
+    static func readFile(_ path: String) throws -> [UInt8] {
         // 1 MiB: a configuration is a few hundred bytes; anything near this is not one.
         let bytes: [UInt8]
         do {
@@ -183,19 +280,29 @@ public struct Configuration: Sendable {
         } catch .notRegular(let kind) {
             throw ConfigurationError(file: path, line: 0, message: "cannot read the file: it is \(kind), not a regular file")
         }
-        return try parse(String(decoding: bytes, as: UTF8.self), file: path)
+        return bytes
     }
 
     /// Sets `section.key` from text, as in the file (command-line overrides use this too).
     public mutating func set(_ qualified: String, _ value: String) throws {
         guard let key = Key.all.first(where: { "\($0.section).\($0.name)" == qualified }) else {
-            throw ConfigurationError(file: "", line: 0, message: "unknown key \(qualified)")
+            throw ConfigurationError(file: "", line: 0, message: "unknown key \(qualified)" + Self.hint(forUnknown: qualified))
         }
         do {
             try key.apply(&self, value)
         } catch let error as ValueError {
             throw ConfigurationError(file: "", line: 0, message: "\(qualified): \(error.message)")
         }
+    }
+
+    /// What to say after "unknown key X": the section the key is in when it is in another
+    /// one, else the closest known key.
+    static func hint(forUnknown qualified: String) -> String {
+        let name = qualified.split(separator: ".", maxSplits: 1).last.map(String.init) ?? qualified
+        if let section = Key.section(of: name), !qualified.hasPrefix(section + ".") {
+            return "; \(name) is in [\(section)]"
+        }
+        return Suggestion.closest(to: qualified, in: keys).map { "; did you mean \($0)?" } ?? ""
     }
 
     /// Checks what single keys cannot: a source needs its location.
@@ -221,6 +328,9 @@ public struct Configuration: Sendable {
         var apply: @Sendable (inout Configuration, String) throws -> Void
 
         static var sections: [String] { var seen: [String] = []; for k in all where !seen.contains(k.section) { seen.append(k.section) }; return seen }
+
+        /// The section a key of this name is in, if any.
+        static func section(of name: String) -> String? { all.first { $0.name == name }?.section }
 
         static func number(_ v: String, _ range: ClosedRange<Double>) throws -> Double {
             // Decimal only (not 0x10, nan or subnormals: NumericOption.decimal).

@@ -11,11 +11,17 @@ import PanelRefresh
 let version = "0.1.0"
 let usage = CommandHelp.overview(version: version)
 
-func fail(_ message: String, code: Int32) -> Never {
+/// Logs `message` and exits with `code`; a usage error (2) also prints the usage of `command`
+/// (only that command's line, with where its help is), or the overview when there is none.
+func fail(_ message: String, code: Int32, command: String? = nil) -> Never {
     Log.error(message)
     if code == 2 {
         var stream = StandardError()
-        print(usage, to: &stream)
+        if let help = command.flatMap(CommandHelp.named) {
+            print(help.usage + "\n(panel-refresh \(help.name) --help shows its options)", to: &stream)
+        } else {
+            print(usage, to: &stream)
+        }
     }
     exit(code)
 }
@@ -57,7 +63,7 @@ func main() async -> Int32 {
     do { try WorkerStacks.limit() } catch { Log.warning("\(error)") }
     var arguments = Array(CommandLine.arguments.dropFirst())
     Log.verbose = flag("--verbose", in: &arguments)
-    if flag("--version", in: &arguments) {
+    if flag("--version", in: &arguments) || flag("-V", in: &arguments) {
         print("panel-refresh \(version)")
         return 0
     }
@@ -101,6 +107,16 @@ func main() async -> Int32 {
             try RunCommand.apply(arguments: &arguments, to: &configuration)
             try noneLeft(arguments)
             try run(configuration, path: path)
+        case "check":
+            let path = try take("--config", from: &arguments) ?? Configuration.defaultPath
+            try noneLeft(arguments)
+            let errors = Configuration.check(path: path)
+            for error in errors { Log.error("\(error)") }
+            guard errors.isEmpty else {
+                print("check: \(path): \(errors.count) error\(errors.count == 1 ? "" : "s")")
+                return 1
+            }
+            print("check: \(path) is valid")
         case "demo":
             var width = 800, height = 480
             if let screen = try take("--screen", from: &arguments) { (width, height) = try ScreenOptions.parse(screen) }
@@ -182,7 +198,8 @@ func main() async -> Int32 {
         case "record":
             let discovered = try TouchscreenDiscovery.list().first?.node
             guard let path = arguments.first ?? discovered else {
-                throw UsageError("no touchscreen found: give a device, e.g. /dev/input/event3")
+                // Nothing wrong with the command line: the machine has no touchscreen (exit 1).
+                throw NoTouchscreen()
             }
             try record(path)
         case "inject":
@@ -201,13 +218,18 @@ func main() async -> Int32 {
         }
         return 0
     } catch let error as UsageError {
-        fail(error.description, code: 2)
+        fail(error.description, code: 2, command: command)
     } catch let error as ConfigurationError where error.file == RunCommand.commandLine {
         // A bad --set, --rotation or --screen is a bad command line, as any other option.
-        fail(error.description, code: 2)
+        fail(error.description, code: 2, command: command)
     } catch {
         fail("\(command): \(error)", code: 1)
     }
+}
+
+/// `record` with no device named on a machine where udev reports no touchscreen.
+struct NoTouchscreen: Error, CustomStringConvertible {
+    var description: String { "no touchscreen found: connect one, or give a device, e.g. /dev/input/event3" }
 }
 
 func noneLeft(_ arguments: [String]) throws {

@@ -1,0 +1,37 @@
+/// "Did you mean": the known word closest to a misspelled one.
+enum Suggestion {
+    /// The candidate within a third of `word`'s length (at least 1, at most 3 edits) by
+    /// Levenshtein distance, the first of the closest; nil when none is that close.
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        let limit = min(3, max(1, word.count / 3))
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let d = distance(Array(word.lowercased()), Array(candidate.lowercased()))
+            if d <= limit, d < (best?.distance ?? .max) { best = (candidate, d) }
+        }
+        return best?.candidate
+    }
+
+    /// Edits (insert, delete, replace, or swap two neighbours) from `a` to `b`: the optimal
+    /// string alignment distance, two rows at a time.
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var before = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], before[j - 2] + 1)
+                }
+            }
+            before = previous
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
