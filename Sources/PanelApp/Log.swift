@@ -1,8 +1,11 @@
+import CSystemd
 import FoundationEssentials
 import Glibc
 
-/// Logs on stderr with sd-daemon priority prefixes (`<3>` error … `<7>` debug), so journald
-/// keeps the levels when the program runs as a service.
+/// Logs on stderr. When stderr is the journal (systemd sets `JOURNAL_STREAM` to its device and
+/// inode), each line starts with an sd-daemon priority prefix (`<3>` error … `<7>` debug) so
+/// journald keeps its level; on a terminal or in a file the lines are plain. Every message has
+/// URLs' passwords masked (`Redaction`).
 public enum Log {
     nonisolated(unsafe) public static var verbose = false
 
@@ -11,10 +14,64 @@ public enum Log {
     public static func info(_ message: String) { write(6, message) }
     public static func debug(_ message: String) { if verbose { write(7, message) } }
 
+    /// Events an operator filters on: each is a journal entry with `PANEL_REFRESH_EVENT` set
+    /// (`journalctl PANEL_REFRESH_EVENT=refresh-failed`), and a plain line elsewhere.
+    public enum Event: String, Sendable {
+        /// A data source gave no page (the list on screen stays).
+        case refreshFailed = "refresh-failed"
+        /// Drawing failed; it is retried.
+        case displayError = "display-error"
+        /// Drawing works again.
+        case displayRecovered = "display-recovered"
+        /// A reload's configuration was refused; the running one stays.
+        case reloadRefused = "reload-refused"
+        /// An image could not be read or is over its budget.
+        case imageFailed = "image-failed"
+    }
+
+    /// `message` at `priority` (3 error … 7 debug), as a journal entry with
+    /// `PANEL_REFRESH_EVENT=event` and `fields` (names in capitals, as journal fields are) when
+    /// stderr is the journal, else as a line.
+    public static func event(_ event: Event, priority: Int, _ message: String, fields: [String: String] = [:]) {
+        if toJournal {
+            var entries = ["MESSAGE=panel-refresh: " + Redaction.redact(message), "PRIORITY=\(priority)",
+                           "PANEL_REFRESH_EVENT=\(event.rawValue)", "SYSLOG_IDENTIFIER=panel-refresh"]
+            for (name, value) in fields.sorted(by: { $0.key < $1.key }) { entries.append("\(name)=\(Redaction.redact(value))") }
+            if send(entries) { return }
+        }
+        write(priority, message)
+    }
+
+    /// Whether stderr is the journal's stream: `JOURNAL_STREAM` is "DEVICE:INODE" of it
+    /// (systemd.exec(5)), and fd 2 is still that stream (not redirected by a shell in between).
+    public static let toJournal: Bool = {
+        guard let value = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return false }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var info = stat()
+        guard fstat(2, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }()
+
     private static func write(_ priority: Int, _ message: String) {
         // One write(2) per line: lines of concurrent writers do not interleave.
         var stream = StandardError()
-        stream.write("<\(priority)>panel-refresh: \(Redaction.redact(message))\n")
+        let prefix = toJournal ? "<\(priority)>" : ""
+        stream.write("\(prefix)panel-refresh: \(Redaction.redact(message))\n")
+    }
+
+    /// sd_journal_sendv with `entries` ("FIELD=value"); false when the journal did not take them.
+    private static func send(_ entries: [String]) -> Bool {
+        // Memory of our own for each entry: iovecs must point at bytes that stay put for the call.
+        let blocks = entries.map { entry -> UnsafeMutableRawBufferPointer in
+            let bytes = Array(entry.utf8)
+            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
+            block.copyBytes(from: bytes)
+            return UnsafeMutableRawBufferPointer(rebasing: block[0..<bytes.count])
+        }
+        defer { for block in blocks { block.deallocate() } }
+        let vectors = blocks.map { iovec(iov_base: $0.baseAddress, iov_len: $0.count) }
+        return sd_journal_sendv(vectors, Int32(vectors.count)) >= 0
     }
 }
 

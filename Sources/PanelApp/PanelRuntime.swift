@@ -74,11 +74,11 @@ public final class PanelRuntime {
         let renderer = Renderer(fonts: fonts)
         renderer.maxImagePixels = configuration.maxImagePixels
         renderer.imageCacheBytes = configuration.imageCacheBytes
-        renderer.onError = { error in Log.error("image: \(error)") }
+        renderer.onError = { error in Log.event(.imageFailed, priority: 3, "image: \(error)") }
         driver = FrameDriver(screen: scene.screen, renderer: renderer, display: display,
                              now: monotonic ?? { [clock] in clock.now })
         session.onError = { [weak self] error in
-            Log.error("data source: \(error)")
+            Log.event(.refreshFailed, priority: 3, "data source: \(error)", fields: ["PANEL_REFRESH_ERROR": "\(error)"])
             self?.notifier.notify("STATUS=last refresh failed: \(error)")
         }
         session.header.stateDidChangeHandler = chain(session.header.stateDidChangeHandler) { [weak self] _, to in
@@ -88,11 +88,12 @@ public final class PanelRuntime {
         }
         session.header.errorHandler = { [weak self] error in self?.lastUpdatedNotSaved(error) }
         driver.onError = { [weak self] error in
-            Log.error("display: \(error); drawing stops and is retried")
+            Log.event(.displayError, priority: 3, "display: \(error); drawing stops and is retried",
+                      fields: ["PANEL_REFRESH_ERROR": "\(error)"])
             self?.notifier.notify("STATUS=cannot draw: \(error)")
         }
         driver.onRecovery = { [weak self] in
-            Log.info("display: drawing again")
+            Log.event(.displayRecovered, priority: 6, "display: drawing again")
             self?.notifyShowing()
         }
         driver.onFramePresented = { [weak self] timing in self?.framePresented(timing) }

@@ -168,7 +168,8 @@ final class RunLoopHost {
             schedule()
             return true
         } catch {
-            Log.error("reload: \(error); keeping the configuration in use")
+            Log.event(.reloadRefused, priority: 3, "reload: \(error); keeping the configuration in use",
+                      fields: ["PANEL_REFRESH_ERROR": "\(error)"])
             runtime.notifier.notify("STATUS=reload refused: \(error); keeping the configuration in use")
             return false
         }
@@ -185,7 +186,8 @@ final class RunLoopHost {
         do {
             fresh = try Configuration.load(path: path)
         } catch {
-            Log.error("reload: \(error); keeping the configuration in use")
+            Log.event(.reloadRefused, priority: 3, "reload: \(error); keeping the configuration in use",
+                      fields: ["PANEL_REFRESH_ERROR": "\(error)"])
             runtime.notifier.notify("STATUS=reload refused: \(error); keeping the configuration in use")
             return
         }

@@ -122,3 +122,38 @@ struct CommandLineTests {
         #expect(result.err.contains("no touchscreen found"))
     }
 }
+
+@Suite("Log lines where they go", .enabled(if: programPath != nil, "needs the panel-refresh executable"))
+struct LogFormatTests {
+    /// `check` of a bad file with stderr in a file; `journal`: JOURNAL_STREAM names that file,
+    /// as systemd names the journal's stream. What was written to stderr.
+    func stderrOfCheck(journal: Bool) throws -> String {
+        let dir = try scratchDirectory("log")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "[data]\npage-size = 0\n".write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        FileManager.default.createFile(atPath: dir + "/stderr", contents: nil)
+        let file = try #require(FileHandle(forWritingAtPath: dir + "/stderr"))
+        var info = stat()
+        #expect(fstat(file.fileDescriptor, &info) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: programPath ?? "/nonexistent")
+        process.arguments = ["check", "--config", dir + "/config"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["JOURNAL_STREAM"] = journal ? "\(info.st_dev):\(info.st_ino)" : nil
+        process.environment = environment
+        process.standardError = file
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try file.close()
+        return try String(contentsOfFile: dir + "/stderr", encoding: .utf8)
+    }
+
+    @Test("plain lines on a terminal or in a file; sd-daemon priority prefixes only when stderr is the journal")
+    func prefixes() throws {
+        let plain = try stderrOfCheck(journal: false)
+        #expect(plain.hasPrefix("panel-refresh: "), "\(plain)")
+        let journal = try stderrOfCheck(journal: true)
+        #expect(journal.hasPrefix("<3>panel-refresh: "), "\(journal)")
+    }
+}
