@@ -99,7 +99,7 @@ public enum ItemParser {
 
     /// `text` cut to `maxTextScalars` Unicode scalars (whole scalars; a cut inside a long run of
     /// combining marks drops the rest of them).
-    static func bounded(_ text: String) -> String {
+    public static func bounded(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard let end = scalars.index(scalars.startIndex, offsetBy: maxTextScalars, limitedBy: scalars.endIndex),
               end != scalars.endIndex else { return text }

@@ -4,6 +4,7 @@ import PanelApp
 import PanelGestures
 import PanelInput
 import PanelRender
+import PanelUI
 
 /// What the fuzzer feeds with arbitrary bytes: every way text or numbers from outside enter
 /// the program. Each target must neither crash nor break an invariant it checks; a broken
@@ -19,6 +20,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case items
     /// A whole recording replayed through the session in virtual time (scroll offsets finite).
     case replay
+    /// An image file's bytes (PNG, the format the program reads) through the decoder under a
+    /// pixel budget, then scaled down as the renderer keeps it.
+    case png
+    /// Any UTF-8 (or not) as a label's text: truncated, wrapped and drawn.
+    case text
+    /// A file that a configuration key names (the first byte picks the key: the second floor's
+    /// image, a gif frame, the item file, the password file, or the configuration itself),
+    /// checked as `panel-refresh check` does.
+    case files
 
     /// The screen the inputs are mapped to, px.
     static let width = 800.0, height = 480.0
@@ -30,6 +40,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .config: Self.config(Array(bytes))
         case .items: _ = try? ItemParser.parse(Data(bytes), source: "fuzz")
         case .replay: Self.replay(String(decoding: bytes, as: UTF8.self))
+        case .png: Self.png(Array(bytes))
+        case .text: Self.text(Array(bytes))
+        case .files: Self.files(Array(bytes))
         }
     }
 
@@ -114,5 +127,91 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         for case let .frame(_, x, y, _, _) in result.trace where !(x.isFinite && y.isFinite) {
             fatalError("a scroll offset that is not finite: \(x), \(y)")
         }
+    }
+
+    /// The pixel budget of the image target: 1 Mpx (4 MiB decoded), so that libFuzzer's
+    /// -rss_limit_mb catches a decode that allocates past what it declared.
+    static let pngBudget = 1 << 20
+
+    private static func png(_ bytes: [UInt8]) {
+        guard let surface = try? PNG.decode(bytes, path: "fuzz", maxPixels: pngBudget) else { return }
+        guard surface.width > 0, surface.height > 0, surface.width * surface.height <= pngBudget else {
+            fatalError("decoded \(surface.width)x\(surface.height) past the budget of \(pngBudget) pixels")
+        }
+        let small = Renderer.scaled(surface, toFit: (max(1, surface.width / 3), max(1, surface.height / 2)))
+        guard small.width <= surface.width, small.height <= surface.height else { fatalError("scaled up: \(small.width)x\(small.height)") }
+    }
+
+    @MainActor private static func text(_ bytes: [UInt8]) {
+        guard bytes.count >= 2, let fonts else { return }
+        let width = Double(bytes[0]) * 4, lines = Int(bytes[1] % 8)
+        let text = String(decoding: bytes.dropFirst(2), as: UTF8.self)
+        let before = fonts.advancesMeasured
+        let cut = fonts.truncate(text, font: .system(14), pixels: 14, width: width)
+        let measured = fonts.advancesMeasured - before
+        guard cut.isEmpty || cut == text || fonts.advance(cut, .system(14), pixels: 14) <= width + 1e-9 else {
+            fatalError("a truncated line wider than \(width): \(cut)")
+        }
+        guard measured <= cut.unicodeScalars.count + 4 else { fatalError("\(measured) advances measured for \(cut.unicodeScalars.count) characters") }
+        let wrapped = fonts.wrap(text, font: .system(14), pixels: 14, width: max(width, 1), maxLines: lines)
+        guard lines == 0 || wrapped.count <= lines else { fatalError("\(wrapped.count) lines for a limit of \(lines)") }
+        // Drawn as a label would be, in a small surface.
+        let scene = Scene(size: Size(width: 120, height: 60))
+        let label = Label(frame: Rect(x: 0, y: 0, width: 120, height: 60))
+        label.numberOfLines = lines
+        label.text = ItemParser.bounded(text)
+        scene.screen.rootView.addSubview(label)
+        Renderer(fonts: fonts).render(scene.screen, into: Surface(width: 120, height: 60))
+    }
+
+    /// Where the files target writes its file: one per process.
+    nonisolated(unsafe) private static var scratch: String?
+
+    @MainActor private static func files(_ bytes: [UInt8]) {
+        guard let selector = bytes.first else { return }
+        if scratch == nil {
+            var template = Array("/tmp/panel-refresh-fuzz-XXXXXX".utf8CString)
+            let made: String? = template.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress, let result = mkdtemp(base) else { return nil }
+                return String(cString: result)
+            }
+            guard let made else { return }
+            scratch = made
+        }
+        guard let dir = scratch else { return }
+        let content = Array(bytes.dropFirst())
+        let config = dir + "/config"
+        let file: String
+        let text: String
+        switch selector % 5 {
+        case 0:
+            file = dir + "/floor.png"
+            text = "[appearance]\ntwo-level = \(file)\n"
+        case 1:
+            file = dir + "/frames/idle-1.png"
+            text = "[appearance]\nheader = gif\ngif-frames = \(dir)/frames\n"
+        case 2:
+            file = dir + "/items.json"
+            text = "[data]\nsource = file\nfile = \(file)\n"
+        case 3:
+            file = dir + "/password"
+            text = "[data]\nsource = http\nurl = http://127.0.0.1:9/\nurl-password-file = \(file)\n"
+        default:
+            file = config
+            text = ""
+        }
+        _ = mkdir(dir + "/frames", 0o755)
+        guard write(text.isEmpty ? content : Array(text.utf8), to: config), file == config || write(content, to: file) else { return }
+        for error in Configuration.check(path: config, screen: (800, 480)) where error.file != config {
+            fatalError("an error about another file than the configuration: \(error)")
+        }
+    }
+
+    /// Writes `bytes` to `path` (replacing it); false if it could not.
+    private static func write(_ bytes: [UInt8], to path: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count
     }
 }

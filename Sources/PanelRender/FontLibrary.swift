@@ -169,7 +169,7 @@ public final class FontLibrary: TextMeasurer {
     }
 
     /// Advance of `text` in pixels.
-    func advance(_ text: String, _ font: Font, pixels: Int) -> Double {
+    public func advance(_ text: String, _ font: Font, pixels: Int) -> Double {
         let cache = instance(font, pixels)
         var total = 0.0
         for scalar in text.unicodeScalars { total += glyph(scalar, font, pixels: pixels, in: cache)?.advance ?? 0 }
@@ -229,13 +229,13 @@ public final class FontLibrary: TextMeasurer {
 
     /// Glyph advances looked up by `truncate` and `wrap`, for tests: the work they do must
     /// follow what can show, not the length of the text.
-    private(set) var advancesMeasured = 0
+    public private(set) var advancesMeasured = 0
 
     /// Cuts `text` to fit `width` pixels, ending with "…" when it had to cut. One pass over
     /// the characters, stopping at the first that does not fit: nothing past what can show is
     /// measured (a 10,000-character title used to be measured again for every character cut,
     /// 15 s on the run loop).
-    func truncate(_ text: String, font: Font, pixels: Int, width: Double) -> String {
+    public func truncate(_ text: String, font: Font, pixels: Int, width: Double) -> String {
         let cache = instance(font, pixels)
         let ellipsis: Unicode.Scalar = "…"
         let ellipsisWidth = glyph(ellipsis, font, pixels: pixels, in: cache)?.advance ?? 0
@@ -262,7 +262,7 @@ public final class FontLibrary: TextMeasurer {
 
     /// Breaks `text` between characters into lines no wider than `width` pixels, at most
     /// `maxLines` of them (0: all); the text past the last line is not looked at.
-    func wrap(_ text: String, font: Font, pixels: Int, width: Double, maxLines: Int = 0) -> [String] {
+    public func wrap(_ text: String, font: Font, pixels: Int, width: Double, maxLines: Int = 0) -> [String] {
         var lines: [String] = []
         var line = String.UnicodeScalarView()
         var lineWidth = 0.0

@@ -252,7 +252,7 @@ public final class Renderer {
 
     /// `image` scaled down to at most `size` pixels, aspect kept per axis as drawn (the caller
     /// draws it into a rect of that size), with pixman's good filter (box-filtered downscale).
-    static func scaled(_ image: Surface, toFit size: (width: Int, height: Int)) -> Surface {
+    nonisolated public static func scaled(_ image: Surface, toFit size: (width: Int, height: Int)) -> Surface {
         let w = min(image.width, size.width), h = min(image.height, size.height)
         let target = Surface(width: w, height: h, format: .argb8888)
         Canvas(surface: target).draw(image: image, in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), filter: .good)
