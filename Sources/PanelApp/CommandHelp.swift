@@ -18,12 +18,12 @@ public struct CommandHelp: Sendable {
             SIGHUP, logs frame timings on SIGUSR1 (and every minute while touched), and tells systemd READY, \
             STATUS, WATCHDOG and STOPPING. The configuration is /etc/panel-refresh/config when it exists.
             """,
-            options: [("--config FILE", "read the configuration from FILE (keys: /usr/share/doc/panel-refresh/configuration.md)"),
+            options: [("--config FILE", "read the configuration from FILE instead of /etc/panel-refresh/config (keys: panel-refresh.conf(5))"),
                       ("--set SECTION.KEY=VALUE", "override one key; may be repeated"),
                       ("--device PATH", "use this touchscreen (an /dev/input/event node) instead of udev's; may be repeated"),
                       ("--rotation 0|90|180|270", "display.rotation: the picture and touch turned together, clockwise"),
                       ("--screen WxH", "the headless display's size (display.headless-size)")],
-            examples: [("panel-refresh run --config /etc/panel-refresh/config", "what the systemd unit runs"),
+            examples: [("panel-refresh run", "what the systemd unit runs: the configuration is /etc/panel-refresh/config"),
                        ("panel-refresh run --set data.source=file --set data.file=/srv/items.json --rotation 90", "a portrait panel showing a file")]),
         CommandHelp(
             name: "check", synopsis: "[--config FILE]",
@@ -93,7 +93,7 @@ public struct CommandHelp: Sendable {
             Writes as PPM the frame the glass shows with the default configuration after N refreshes of the \
             sample data, for comparing with a screendump.
             """,
-            options: [("--screen WxH", "the glass's size (default 800x480)"),
+            options: [("--screen WxH", "the glass's size (default 1280x800, the VM's virtio-gpu mode)"),
                       ("--rotation 0|90|180|270", "turned as display.rotation turns it"),
                       ("--refreshes N", "refreshes of the sample data before the frame, 0 to 100 (default 1)"),
                       ("--refreshing", "half a second into the next refresh"),

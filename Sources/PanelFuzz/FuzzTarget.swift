@@ -152,7 +152,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         guard cut.isEmpty || cut == text || fonts.advance(cut, .system(14), pixels: 14) <= width + 1e-9 else {
             fatalError("a truncated line wider than \(width): \(cut)")
         }
-        guard measured <= cut.unicodeScalars.count + 4 else { fatalError("\(measured) advances measured for \(cut.unicodeScalars.count) characters") }
+        guard measured <= cut.unicodeScalars.count + FontLibrary.maxLookahead + 1 else { fatalError("\(measured) advances measured for \(cut.unicodeScalars.count) characters") }
         let wrapped = fonts.wrap(text, font: .system(14), pixels: 14, width: max(width, 1), maxLines: lines)
         guard lines == 0 || wrapped.count <= lines else { fatalError("\(wrapped.count) lines for a limit of \(lines)") }
         // Drawn as a label would be, in a small surface.

@@ -240,14 +240,18 @@ public final class FontLibrary: TextMeasurer {
         let ellipsis: Unicode.Scalar = "…"
         let ellipsisWidth = glyph(ellipsis, font, pixels: pixels, in: cache)?.advance ?? 0
         var total = 0.0
-        // Where the text could be cut with the ellipsis still fitting.
+        // Where the text could be cut with the ellipsis still fitting, and how many characters
+        // were measured past it: zero-width ones (combining marks, joiners, missing glyphs)
+        // would otherwise be measured without end while the line never overflows.
         var cut = text.unicodeScalars.startIndex
+        var pastCut = 0
         var index = text.unicodeScalars.startIndex
         while index != text.unicodeScalars.endIndex {
             let scalar = text.unicodeScalars[index]
             advancesMeasured += 1
             total += glyph(scalar, font, pixels: pixels, in: cache)?.advance ?? 0
-            if total > width {
+            pastCut += 1
+            if total > width || pastCut > Self.maxLookahead {
                 guard ellipsisWidth <= width else { return "" }
                 var kept = String.UnicodeScalarView()
                 kept.append(contentsOf: text.unicodeScalars[..<cut])
@@ -255,10 +259,17 @@ public final class FontLibrary: TextMeasurer {
                 return String(kept)
             }
             text.unicodeScalars.formIndex(after: &index)
-            if total + ellipsisWidth <= width { cut = index }
+            if total + ellipsisWidth <= width {
+                cut = index
+                pastCut = 0
+            }
         }
         return text
     }
+
+    /// Characters `truncate` measures past the last place it could cut before it cuts there:
+    /// 64, more than any real line has between its last fitting ellipsis and its end.
+    public static let maxLookahead = 64
 
     /// Breaks `text` between characters into lines no wider than `width` pixels, at most
     /// `maxLines` of them (0: all); the text past the last line is not looked at.
