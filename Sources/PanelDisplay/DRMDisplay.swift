@@ -17,31 +17,44 @@ import PanelUI
 /// flip and restores the CRTC as it was, so the console comes back.
 @MainActor
 public final class DRMDisplay: Display {
-    public let card: String
+    /// The card node in use (after the card went away and came back, the one found then).
+    public private(set) var card: String
     /// Picture pixels (the mode's, exchanged for 90 and 270 degrees).
     public private(set) var width: Int
     public private(set) var height: Int
     public let format: PixelFormat = .xrgb8888
     public private(set) var mode: DRMMode
-    public let connector: UInt32
-    public let crtc: UInt32
+    public private(set) var connector: UInt32
+    public private(set) var crtc: UInt32
     /// How the picture is turned on the glass (a rotating copy into the dumb buffers).
     public let rotation: Rotation
     /// How frames reach the glass.
-    public let presentPath: DRMPresentPath
+    public private(set) var presentPath: DRMPresentPath
     /// What the driver answers to DRM_CAP_DUMB_PREFER_SHADOW (nil: it does not know the
     /// question). Frames are drawn in a shadow either way; this is for the log.
-    public let driverPrefersShadow: Bool?
+    public private(set) var driverPrefersShadow: Bool?
     public private(set) var backSurface: Surface
     public private(set) var lastPresentationTime: Double?
     public private(set) var isBlank = false
     /// False after a hotplug event found the panel gone.
     public private(set) var isConnected = true
 
+    /// Times the card was opened anew after it went away (`eventDescriptor` changed).
+    public private(set) var eventDescriptorGeneration = 0
+
     private let drm: any DRMCalls
-    private let fd: Int32
-    private let saved: DRMCrtc?
+    private var fd: Int32
+    private var saved: DRMCrtc?
+    /// The card asked for at start (nil: the first with a connected panel), looked for again
+    /// when the card goes away.
+    private let requestedPath: String?
     private let configuredSize: (width: Int, height: Int)?
+    /// The card's device went away (unplugged, its driver unbound): every call on `fd` fails
+    /// with ENODEV until a card is found again.
+    private var cardIsGone = false
+    /// Descriptors of cards that went away, open until the loop stops watching them
+    /// (`releaseRetiredDescriptors`): a descriptor must not be closed under a read source.
+    private var retired: [Int32] = []
     private struct Buffer {
         var dumb: DRMDumbBuffer
         var framebuffer: UInt32
@@ -70,6 +83,7 @@ public final class DRMDisplay: Display {
     public init(path: String? = nil, size: (width: Int, height: Int)? = nil, rotation: Rotation = .none,
                 drm: any DRMCalls = LibDRM()) throws {
         self.drm = drm
+        requestedPath = path
         let found = try Self.find(drm, path: path, size: size)
         card = found.card
         fd = found.fd
@@ -351,7 +365,24 @@ public final class DRMDisplay: Display {
     /// at a new size with new buffers, and asks for a full frame.
     public func reprobe() -> DisplayProbe {
         guard !closed else { return .unchanged }
-        guard let state = try? drm.connector(fd, connector), state.isConnected, !state.modes.isEmpty else {
+        if cardIsGone { return reopen() }
+        let probed: DRMConnector?
+        do {
+            probed = try drm.connector(fd, connector)
+        } catch DisplayError.call(_, let code) where code == ENODEV {
+            // The device itself went away. A card that comes back is a new device: it is looked
+            // for at this and every later event, and brought up as at start.
+            let wasConnected = isConnected
+            drain()
+            cardIsGone = true
+            isConnected = false
+            let again = reopen()
+            if case .connected = again { return again }
+            return wasConnected ? .disconnected : .unchanged
+        } catch {
+            probed = nil
+        }
+        guard let state = probed, state.isConnected, !state.modes.isEmpty else {
             if isConnected {
                 drain()
                 isConnected = false
@@ -385,6 +416,50 @@ public final class DRMDisplay: Display {
         return .connected(width: width, height: height)
     }
 
+    /// After the card went away: the card asked for (or the first with a connected panel)
+    /// opened and brought up as at start. The old card's mappings are given back (nothing else
+    /// can be on a device that is gone) and its descriptor is retired, not closed: the loop
+    /// still watches it. `.unchanged` while no card is there yet.
+    private func reopen() -> DisplayProbe {
+        guard let found = try? Self.find(drm, path: requestedPath, size: configuredSize) else { return .unchanged }
+        for buffer in buffers.reversed() { drm.unmap(buffer.pixels, size: buffer.dumb.size) }
+        buffers.removeAll()
+        let old = (fd: fd, card: card, connector: connector, crtc: crtc, mode: mode, saved: saved)
+        fd = found.fd
+        card = found.card
+        connector = found.connector
+        crtc = found.crtc
+        mode = found.mode
+        (width, height) = Self.pictureSize(found.mode, rotation)
+        saved = try? drm.crtc(found.fd, found.crtc)
+        driverPrefersShadow = drm.capability(found.fd, DRMPresentPath.preferShadowCapability).map { $0 != 0 }
+        presentPath = DRMPresentPath.find(drm, fd: found.fd, crtc: found.crtc)
+        dirtyFramebufferWorks = true
+        needsModeset = false
+        do {
+            try bringUp()
+        } catch {
+            // Not usable yet (another program has it, or it is still coming up): the next
+            // event tries again.
+            drm.close(found.fd)
+            (fd, card, connector, crtc, mode, saved) = old
+            return .unchanged
+        }
+        retired.append(old.fd)
+        cardIsGone = false
+        isConnected = true
+        isBlank = false
+        eventDescriptorGeneration += 1
+        return .connected(width: width, height: height)
+    }
+
+    /// Closes the descriptors of cards that went away; the loop calls it once it no longer
+    /// watches them.
+    public func releaseRetiredDescriptors() {
+        for descriptor in retired { drm.close(descriptor) }
+        retired.removeAll()
+    }
+
     /// Waits for a pending flip (briefly), puts the saved CRTC back, releases the buffers,
     /// closes the card. Safe to call twice; also what SIGTERM handling calls.
     public func close() {
@@ -397,6 +472,7 @@ public final class DRMDisplay: Display {
         }
         releaseBuffers()
         drm.close(fd)
+        releaseRetiredDescriptors()
     }
 
     isolated deinit { close() }

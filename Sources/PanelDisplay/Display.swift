@@ -46,10 +46,23 @@ public protocol Display: AnyObject {
     func setBlank(_ blank: Bool) throws
     /// Looks at the connector again (after a hotplug event).
     func reprobe() -> DisplayProbe
+    /// Counts the times `eventDescriptor` was replaced (a DRM card that went away and came back
+    /// is a new device with a new descriptor). When it changes, the loop watches the new
+    /// descriptor, stops watching the old one, then calls `releaseRetiredDescriptors()`.
+    var eventDescriptorGeneration: Int { get }
+    /// Closes the descriptors that `eventDescriptor` no longer names.
+    func releaseRetiredDescriptors()
     /// One line for the log: what drives the glass and how.
     var summary: String { get }
     /// Gives back what the display took (the CRTC as it was, buffers, the device). Safe twice.
     func close()
+}
+
+extension Display {
+    /// Displays whose descriptor never changes (memory, fbdev) keep generation 0.
+    public var eventDescriptorGeneration: Int { 0 }
+    /// Nothing to release where the descriptor never changes.
+    public func releaseRetiredDescriptors() {}
 }
 
 /// A display in memory: tests, the demo on machines with no panel, replays that save frames.

@@ -27,6 +27,9 @@ final class RunLoopHost {
     var configurationPath: String?
     private var inputSources: [String: DispatchSourceRead] = [:]
     private var keep: [any DispatchSourceProtocol] = []
+    /// The display's events (page flips), and the generation of the descriptor it watches.
+    private var displayEvents: DispatchSourceRead?
+    private var watchedDisplayGeneration = 0
     private let timer: DispatchSourceTimer
 
     init(runtime: PanelRuntime, clock: ManualClock, display: any Display, touchscreens: TouchscreenSet,
@@ -62,14 +65,7 @@ final class RunLoopHost {
         if let displayMonitor {
             keep.append(readSource(displayMonitor.fileDescriptor) { [unowned self] in self.displayHotplug() })
         }
-        if let fd = display.eventDescriptor {
-            keep.append(readSource(fd) { [unowned self] in
-                do { try self.display.handleEvents() } catch { Log.error("display events: \(error)") }
-                self.clock.advance(to: monotonicNow())
-                self.runtime.frameCompleted()
-                self.schedule()
-            })
-        }
+        watchDisplayEvents()
         if let interval = runtime.notifier.watchdogInterval {
             let watchdog = DispatchSource.makeTimerSource(queue: .main)
             watchdog.schedule(deadline: .now(), repeating: interval / 2)
@@ -87,6 +83,25 @@ final class RunLoopHost {
         clock.advance(to: monotonicNow())
         runtime.start()
         schedule()
+    }
+
+    /// Watches the display's current descriptor. A card that went away and came back has a
+    /// new one: the old source is cancelled first, and only once Dispatch has let go of it
+    /// (its cancel handler) does the display close the old descriptor.
+    private func watchDisplayEvents() {
+        if let old = displayEvents {
+            old.setCancelHandler(handler: onMain { [unowned self] in self.display.releaseRetiredDescriptors() })
+            old.cancel()
+        }
+        watchedDisplayGeneration = display.eventDescriptorGeneration
+        displayEvents = display.eventDescriptor.map { fd in
+            readSource(fd) { [unowned self] in
+                do { try self.display.handleEvents() } catch { Log.error("display events: \(error)") }
+                self.clock.advance(to: monotonicNow())
+                self.runtime.frameCompleted()
+                self.schedule()
+            }
+        }
     }
 
     private func watch(_ node: String) {
@@ -126,6 +141,10 @@ final class RunLoopHost {
         guard let displayMonitor, displayMonitor.receive() else { return }
         clock.advance(to: monotonicNow())
         let probe = display.reprobe()
+        if display.eventDescriptorGeneration != watchedDisplayGeneration {
+            Log.info("display: the card came back as a new device (\(display.summary))")
+            watchDisplayEvents()
+        }
         if case .connected(let width, let height) = probe,
            Double(width) != runtime.scene.screen.size.width || Double(height) != runtime.scene.screen.size.height {
             Log.info("display: the panel is back at \(width)x\(height) (\(display.summary))")

@@ -381,6 +381,32 @@ struct DRMDisplayTests {
         display.close()
     }
 
+    @Test("hotplug: a card that goes away (ENODEV) and comes back as a new device is opened anew; its old descriptor is closed only when the loop lets go of it")
+    func cardComesBack() throws {
+        let drm = FakeDRM()
+        let display = try DRMDisplay(drm: drm)
+        try display.present(damage: []) {}
+        drm.failures["connector"] = ENODEV
+        drm.failures["open"] = ENOENT
+        #expect(display.reprobe() == .disconnected)
+        #expect(throws: DisplayError.disconnected(card: "/dev/dri/card0")) { try display.present(damage: []) {} }
+        #expect(display.reprobe() == .unchanged, "still gone: no card to open")
+        #expect(display.eventDescriptorGeneration == 0)
+        drm.failures = [:]
+        drm.log.removeAll()
+        #expect(display.reprobe() == .connected(width: 1280, height: 720))
+        #expect(display.eventDescriptorGeneration == 1)
+        #expect(drm.log.first == "open /dev/dri/card0")
+        #expect(drm.log.last == "setCrtc 51 fb=106 mode=1280x720", "\(drm.log)")
+        #expect(!drm.log.contains("close"), "the old descriptor stays open while the loop still watches it")
+        #expect(!drm.log.contains { $0.hasPrefix("destroyDumb") || $0.hasPrefix("rmFB") }, "nothing is destroyed on a device that is gone")
+        display.releaseRetiredDescriptors()
+        #expect(drm.log.filter { $0 == "close" }.count == 1)
+        try display.present(damage: [Rect(x: 0, y: 0, width: 4, height: 4)]) {}
+        display.close()
+        #expect(drm.log.filter { $0 == "close" }.count == 2)
+    }
+
     @Test("close drains a pending flip, restores the saved CRTC, releases in reverse order, once")
     func teardown() throws {
         let drm = FakeDRM()
