@@ -136,11 +136,7 @@ public struct CommandHelp: Sendable {
 
     /// The man page, roff (man(7)).
     public static func manPage(version: String, date: String) -> String {
-        func escape(_ s: String) -> String {
-            var out = s.replacing("\\", with: "\\e").replacing("-", with: "\\-")
-            if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
-            return out
-        }
+        let escape = roffEscape
         var roff = """
         .TH PANEL\\-REFRESH 1 "\(date)" "panel\\-refresh \(version)" "User Commands"
         .SH NAME
@@ -193,6 +189,14 @@ public struct CommandHelp: Sendable {
 
         """
         return roff
+    }
+
+    /// Text as roff shows it literally: backslashes and hyphens escaped, and a leading dot or
+    /// quote (which roff would read as a request) made plain (man(7)); for both man pages.
+    static func roffEscape(_ s: String) -> String {
+        var out = s.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+        if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
+        return out
     }
 
     /// `text` broken into lines of at most 96 columns, each indented.

@@ -3,11 +3,7 @@
 extension Configuration {
     /// The manual page in roff, dated `date` (YYYY-MM-DD).
     public static func manPage(version: String, date: String) -> String {
-        func escape(_ s: String) -> String {
-            var out = s.replacing("\\", with: "\\e").replacing("-", with: "\\-")
-            if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
-            return out
-        }
+        let escape = CommandHelp.roffEscape
         var roff = """
         .TH PANEL\\-REFRESH.CONF 5 "\(date)" "panel\\-refresh \(version)" "File Formats"
         .SH NAME
