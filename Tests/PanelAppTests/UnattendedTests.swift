@@ -315,6 +315,23 @@ struct UnattendedProgramTests {
         return (dir, config)
     }
 
+    /// `run --config config` with a notification socket, once it said READY=1.
+    func readyKiosk(_ config: String) throws -> (ProgramRun, NotifyListener) {
+        let notify = try NotifyListener()
+        let run = try ProgramRun(["run", "--config", config], environment: notify.environment)
+        #expect(notify.wait(for: "READY=1"), "\(notify.messages)")
+        return (run, notify)
+    }
+
+    /// A SIGHUP must come back as STATUS=reloaded (the loop is alive and takes signals), then
+    /// SIGTERM ends the run with exit 0.
+    func reloadsAndStops(_ run: ProgramRun, _ notify: NotifyListener) {
+        kill(run.process.processIdentifier, SIGHUP)
+        #expect(notify.wait(for: "STATUS=reloaded"), "\(notify.messages)")
+        kill(run.process.processIdentifier, SIGTERM)
+        #expect(run.finish() == 0, "\(run.log)")
+    }
+
     @Test("a 74-byte PNG bomb as the second floor: a configuration error at start (exit 1), and on reload the running kiosk keeps its configuration and says why")
     func bombAtStartAndReload() throws {
         let (dir, config) = try kiosk()
@@ -326,9 +343,7 @@ struct UnattendedProgramTests {
         #expect(refused.finish() == 1)
         #expect(refused.wait(for: "100000x100000 is more than") || refused.log.contains("100000x100000 is more than"), "\(refused.log)")
 
-        let notify = try NotifyListener()
-        let run = try ProgramRun(["run", "--config", config], environment: notify.environment)
-        #expect(notify.wait(for: "READY=1"), "\(notify.messages)")
+        let (run, notify) = try readyKiosk(config)
         try "[display]\nbackend = headless\n[state]\ndirectory = \(dir)\n[appearance]\ntwo-level = \(dir)/bomb.png\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
         kill(run.process.processIdentifier, SIGHUP)
@@ -361,30 +376,20 @@ struct UnattendedProgramTests {
     func brokenStderr() throws {
         let (dir, config) = try kiosk()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let notify = try NotifyListener()
-        let run = try ProgramRun(["run", "--config", config], environment: notify.environment)
-        #expect(notify.wait(for: "READY=1"), "\(notify.messages)")
+        let (run, notify) = try readyKiosk(config)
         run.closeStderr()
         // A reload logs "reloaded ..." into the broken pipe, then says so in STATUS.
-        kill(run.process.processIdentifier, SIGHUP)
-        #expect(notify.wait(for: "STATUS=reloaded"), "\(notify.messages)")
-        kill(run.process.processIdentifier, SIGTERM)
-        #expect(run.finish() == 0)
+        reloadsAndStops(run, notify)
     }
 
     @Test("SIGUSR2 and SIGALRM are ignored, not fatal")
     func straySignals() throws {
         let (dir, config) = try kiosk()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let notify = try NotifyListener()
-        let run = try ProgramRun(["run", "--config", config], environment: notify.environment)
-        #expect(notify.wait(for: "READY=1"), "\(notify.messages)")
+        let (run, notify) = try readyKiosk(config)
         kill(run.process.processIdentifier, SIGUSR2)
         kill(run.process.processIdentifier, SIGALRM)
-        kill(run.process.processIdentifier, SIGHUP)
-        #expect(notify.wait(for: "STATUS=reloaded"), "\(notify.messages)")
-        kill(run.process.processIdentifier, SIGTERM)
-        #expect(run.finish() == 0, "\(run.log)")
+        reloadsAndStops(run, notify)
     }
 
     @Test("SIGTERM while a data-source command runs ends the command's group before the kiosk exits")
