@@ -327,7 +327,9 @@ public struct Configuration: Sendable {
         var doc: String
         var apply: @Sendable (inout Configuration, String) throws -> Void
 
-        static var sections: [String] { var seen: [String] = []; for k in all where !seen.contains(k.section) { seen.append(k.section) }; return seen }
+        /// The sections in the order of the table (computed once: the parser asks for every
+        /// section header).
+        static let sections: [String] = { var seen: [String] = []; for k in all where !seen.contains(k.section) { seen.append(k.section) }; return seen }()
 
         /// The section a key of this name is in, if any.
         static func section(of name: String) -> String? { all.first { $0.name == name }?.section }

@@ -3,14 +3,22 @@ enum Suggestion {
     /// The candidate within a third of `word`'s length (at least 1, at most 3 edits) by
     /// Levenshtein distance, the first of the closest; nil when none is that close.
     static func closest(to word: String, in candidates: [String]) -> String? {
+        // No key is longer than 40 characters: a longer word is no misspelling of one, and
+        // measuring it would cost its length times every key's (a configuration line can be
+        // a megabyte long).
+        guard word.utf8.count <= maxLength else { return nil }
         let limit = min(3, max(1, word.count / 3))
+        let letters = Array(word.lowercased())
         var best: (candidate: String, distance: Int)?
-        for candidate in candidates {
-            let d = distance(Array(word.lowercased()), Array(candidate.lowercased()))
+        for candidate in candidates where abs(candidate.count - letters.count) <= limit {
+            let d = distance(letters, Array(candidate.lowercased()))
             if d <= limit, d < (best?.distance ?? .max) { best = (candidate, d) }
         }
         return best?.candidate
     }
+
+    /// The longest word a suggestion is looked for: 64 bytes.
+    static let maxLength = 64
 
     /// Edits (insert, delete, replace, or swap two neighbours) from `a` to `b`: the optimal
     /// string alignment distance, two rows at a time.

@@ -37,6 +37,8 @@ struct OperatorMessageTests {
         #expect(throws: ConfigurationError(file: "f", line: 1, message: "unknown section [dsiplay]; did you mean [display]?")) {
             try Configuration.parse("[dsiplay]\nbackend = headless\n", file: "f")
         }
+        // A megabyte-long key is no misspelling: nothing is measured against it.
+        #expect(Suggestion.closest(to: String(repeating: "s", count: 1 << 20), in: Configuration.keys) == nil)
         #expect(Suggestion.distance(Array("soruce"), Array("source")) == 1)
         #expect(Suggestion.distance(Array(""), Array("abc")) == 3)
     }
