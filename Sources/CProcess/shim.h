@@ -54,3 +54,9 @@ static inline int panel_set_default_thread_stack(size_t bytes) {
 // instead of init, so the kiosk can find and end them. 0 or -1 with errno.
 #include <sys/prctl.h>
 static inline int panel_become_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+// 1 when this kernel (or emulator) answers PR_GET_CHILD_SUBREAPER, 0 when not: qemu-user
+// refuses both calls with EINVAL.
+static inline int panel_child_subreaper_supported(void) {
+    int value = 0;
+    return prctl(PR_GET_CHILD_SUBREAPER, (unsigned long)&value, 0, 0, 0) == 0;
+}

@@ -35,6 +35,10 @@ public enum ChildSupervisor {
         state.withLock { $0.subreaper = true }
     }
 
+    /// Whether the system answers PR_GET_CHILD_SUBREAPER (a Linux kernel does since 3.4;
+    /// qemu-user does not emulate it, so there escaped descendants go to init).
+    public static var isSubreaperSupported: Bool { panel_child_subreaper_supported() != 0 }
+
     /// A new mark for a run: this process's id and a counter.
     static func newMark() -> String {
         state.withLock {
