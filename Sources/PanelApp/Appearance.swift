@@ -21,19 +21,7 @@ public enum Appearance {
         }
         for label in [header.stateLabel, header.lastUpdatedTimeLabel] { style(label, c) }
         if let path = c.twoLevelImage {
-            // Its header read now: a missing, special, broken or oversized file is a
-            // configuration error, not a blank floor (or an allocation that ends the program).
-            let budget = twoLevelPixelBudget(c, screen: screen)
-            let size: (width: Int, height: Int)
-            do {
-                size = try PNG.size(path: path)
-            } catch {
-                throw ConfigurationError(file: "", line: 0, message: "appearance.two-level: \(error)")
-            }
-            guard size.width.multipliedReportingOverflow(by: size.height).partialValue <= budget,
-                  !size.width.multipliedReportingOverflow(by: size.height).overflow else {
-                throw ConfigurationError(file: "", line: 0, message: "appearance.two-level: \(path): \(size.width)x\(size.height) is more than \(budget) pixels, the most a second floor may have (limits.image-pixels, and four times the screen's pixels)")
-            }
+            let size = try twoLevelImageSize(path, c, screen: screen)
             let page = ImageView()
             page.image = ImageReference(name: path, size: Size(width: Double(size.width), height: Double(size.height)))
             page.contentMode = .scaleAspectFit
@@ -89,6 +77,18 @@ public enum Appearance {
         return trailer
     }
 
+    /// The second floor's image size from its header, read now: a missing, special, broken or
+    /// oversized file is a configuration error, not a blank floor (or an allocation that ends
+    /// the program).
+    public static func twoLevelImageSize(_ path: String, _ c: Configuration, screen: (width: Int, height: Int)?) throws -> (width: Int, height: Int) {
+        do {
+            return try PNG.size(path: path, maxPixels: twoLevelPixelBudget(c, screen: screen))
+        } catch {
+            let hint = if case .imageTooLarge = error { " (limits.image-pixels, and four times the screen's pixels)" } else { "" }
+            throw ConfigurationError(file: "", line: 0, message: "appearance.two-level: \(error)" + hint)
+        }
+    }
+
     /// The most pixels the second floor's image may have: `limits.image-pixels`, and four times
     /// the screen's pixels (an image twice the screen's width and height), since it is shown
     /// scaled to fit the screen and more pixels only cost memory.
@@ -139,15 +139,12 @@ public enum Appearance {
                 let path = folder + "/" + name
                 let size: (width: Int, height: Int)
                 do {
-                    size = try PNG.size(path: path)
+                    size = try PNG.size(path: path, maxPixels: c.maxImagePixels)
                 } catch {
-                    throw fail("\(error)")
+                    let hint = if case .imageTooLarge = error { " (limits.image-pixels)" } else { "" }
+                    throw fail("\(error)" + hint)
                 }
-                let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
-                guard !overflow, pixels <= c.maxImagePixels else {
-                    throw fail("\(path): \(size.width)x\(size.height) is more than \(c.maxImagePixels) pixels (limits.image-pixels)")
-                }
-                bytes += pixels * 4
+                bytes += size.width * size.height * 4
                 guard bytes <= c.gifMaxBytes else {
                     throw fail("the frames in \(folder) would take more than \(c.gifMaxBytes >> 20) MiB decoded (limits.gif-mb)")
                 }

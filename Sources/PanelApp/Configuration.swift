@@ -250,8 +250,8 @@ public struct Configuration: Sendable {
                 }
             }
         }
-        if twoLevelImage != nil {
-            do { _ = try Appearance.header(self, localizer: RefreshLocalizer(), screen: screen) } catch {
+        if let path = twoLevelImage {
+            do { _ = try Appearance.twoLevelImageSize(path, self, screen: screen) } catch {
                 problems.append(("appearance.two-level", (error as? ConfigurationError)?.message ?? "\(error)"))
             }
         }

@@ -20,7 +20,8 @@ public enum PNG {
     public static let maxFileBytes = 64 << 20
 
     /// Width and height as the file's header declares them, pixels; nothing is decoded.
-    public static func size(path: String) throws(RenderError) -> (width: Int, height: Int) {
+    /// `maxPixels`: refuse a size over it, as a decode under that budget would.
+    public static func size(path: String, maxPixels: Int = .max) throws(RenderError) -> (width: Int, height: Int) {
         let bytes = try fileBytes(path)
         let result: Result<(Int, Int), RenderError> = bytes.withUnsafeBytes { raw in
             var image = png_image()
@@ -28,7 +29,17 @@ public enum PNG {
             png_image_free(&image)
             return .success((Int(image.width), Int(image.height)))
         }
-        return try result.get()
+        let size = try result.get()
+        if let error = overBudget(size.0, size.1, maxPixels, path: path) { throw error }
+        return size
+    }
+
+    /// The error for a declared size over `maxPixels` (the product checked for overflow), nil
+    /// when it fits: the one check every read of a size makes.
+    private static func overBudget(_ width: Int, _ height: Int, _ maxPixels: Int, path: String) -> RenderError? {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard overflow || pixels > maxPixels else { return nil }
+        return RenderError.imageTooLarge(path: path, width: width, height: height, maxPixels: maxPixels)
     }
 
     /// Reads a PNG into a premultiplied ARGB surface, if its declared size is at most
@@ -62,10 +73,9 @@ public enum PNG {
             png_image_free(&image)
             throw RenderError.png(path: path, message: "empty image")
         }
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= maxPixels else {
+        if let error = overBudget(width, height, maxPixels, path: path) {
             png_image_free(&image)
-            throw RenderError.imageTooLarge(path: path, width: width, height: height, maxPixels: maxPixels)
+            throw error
         }
         let surface = Surface(width: width, height: height, format: .argb8888)
         guard png_image_finish_read(&image, nil, surface.pixels, Int32(surface.stride), nil) != 0 else {
