@@ -94,9 +94,7 @@ public final class DRMDisplay: Display {
         self.rotation = rotation
         (width, height) = Self.pictureSize(found.mode, rotation)
         backSurface = Surface(width: 1, height: 1)
-        saved = try? drm.crtc(found.fd, found.crtc)
-        driverPrefersShadow = drm.capability(found.fd, DRMPresentPath.preferShadowCapability).map { $0 != 0 }
-        presentPath = DRMPresentPath.find(drm, fd: found.fd, crtc: found.crtc)
+        (saved, driverPrefersShadow, presentPath) = Self.inspect(drm, fd: found.fd, crtc: found.crtc)
         do {
             try bringUp()
         } catch {
@@ -104,6 +102,16 @@ public final class DRMDisplay: Display {
             closed = true
             throw error
         }
+    }
+
+    /// What is read from a card once it is opened, at start and when it comes back: its CRTC
+    /// as it was (put back at `close()`), whether the driver prefers a shadow, and how frames
+    /// reach the glass.
+    private static func inspect(_ drm: any DRMCalls, fd: Int32, crtc: UInt32)
+        -> (saved: DRMCrtc?, prefersShadow: Bool?, presentPath: DRMPresentPath) {
+        (try? drm.crtc(fd, crtc),
+         drm.capability(fd, DRMPresentPath.preferShadowCapability).map { $0 != 0 },
+         DRMPresentPath.find(drm, fd: fd, crtc: crtc))
     }
 
     static func pictureSize(_ mode: DRMMode, _ rotation: Rotation) -> (Int, Int) {
@@ -431,9 +439,7 @@ public final class DRMDisplay: Display {
         crtc = found.crtc
         mode = found.mode
         (width, height) = Self.pictureSize(found.mode, rotation)
-        saved = try? drm.crtc(found.fd, found.crtc)
-        driverPrefersShadow = drm.capability(found.fd, DRMPresentPath.preferShadowCapability).map { $0 != 0 }
-        presentPath = DRMPresentPath.find(drm, fd: found.fd, crtc: found.crtc)
+        (saved, driverPrefersShadow, presentPath) = Self.inspect(drm, fd: found.fd, crtc: found.crtc)
         dirtyFramebufferWorks = true
         needsModeset = false
         do {
