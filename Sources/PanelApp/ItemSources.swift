@@ -251,20 +251,9 @@ public final class HTTPItemSource: ItemSource {
 
     /// The URL without `user[:password]@`, and that user and password (percent-decoded).
     nonisolated static func splitUserinfo(_ url: String) -> (url: String, credentials: HTTPCredentials?) {
-        guard let schemeEnd = url.firstRange(of: "://") else { return (url, nil) }
-        let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return (url, nil) }
-        let userinfo = rest[..<at]
-        let user: Substring, password: Substring
-        if let colon = userinfo.firstIndex(of: ":") {
-            user = userinfo[..<colon]
-            password = userinfo[userinfo.index(after: colon)...]
-        } else {
-            user = userinfo
-            password = ""
-        }
-        let stripped = String(url[..<schemeEnd.upperBound]) + rest[rest.index(after: at)...]
+        guard let schemeEnd = url.firstRange(of: "://"),
+              let userinfo = URLUserinfo.split(afterScheme: url[schemeEnd.upperBound...]) else { return (url, nil) }
+        let stripped = String(url[..<schemeEnd.upperBound]) + userinfo.rest
         // %XX escapes, as libcurl decodes them in a URL's userinfo; a broken escape stays as it is.
         func decoded(_ s: Substring) -> String {
             var bytes: [UInt8] = []
@@ -281,7 +270,7 @@ public final class HTTPItemSource: ItemSource {
             }
             return String(decoding: bytes, as: UTF8.self)
         }
-        return (stripped, HTTPCredentials(user: decoded(user), password: decoded(password)))
+        return (stripped, HTTPCredentials(user: decoded(userinfo.user), password: decoded(userinfo.password ?? "")))
     }
 
     /// The password file's first line. A relative name is one of systemd's credentials, in

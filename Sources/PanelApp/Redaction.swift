@@ -31,33 +31,23 @@ public enum Redaction {
 
     /// A URL's part after "://": the userinfo's password and secret query values masked.
     static func redactURL(_ url: Substring) -> String {
-        var authorityEnd = url.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
         var result = ""
-        let authority = url[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@") {
-            let userinfo = authority[..<at]
-            if let colon = userinfo.firstIndex(of: ":") {
-                result += userinfo[..<colon] + ":" + mask
-            } else {
-                result += userinfo
-            }
-            result += authority[at...]
-        } else {
-            result += authority
+        var rest = url
+        if let userinfo = URLUserinfo.split(afterScheme: url) {
+            result = String(userinfo.user) + (userinfo.password == nil ? "" : ":" + mask) + "@"
+            rest = userinfo.rest
         }
-        guard let question = url[authorityEnd...].firstIndex(of: "?") else {
-            return result + url[authorityEnd...]
-        }
-        result += url[authorityEnd...question]
-        authorityEnd = url.index(after: question)
-        let fragmentStart = url[authorityEnd...].firstIndex(of: "#") ?? url.endIndex
-        let pairs = url[authorityEnd..<fragmentStart].split(separator: "&", omittingEmptySubsequences: false)
+        guard let question = rest.firstIndex(of: "?") else { return result + rest }
+        result += rest[...question]
+        let queryStart = rest.index(after: question)
+        let fragmentStart = rest[queryStart...].firstIndex(of: "#") ?? rest.endIndex
+        let pairs = rest[queryStart..<fragmentStart].split(separator: "&", omittingEmptySubsequences: false)
         result += pairs.map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let name = pair[..<equals].lowercased()
             guard secretNames.contains(where: { name.contains($0) }) else { return String(pair) }
             return pair[...equals] + mask
         }.joined(separator: "&")
-        return result + url[fragmentStart...]
+        return result + rest[fragmentStart...]
     }
 }
