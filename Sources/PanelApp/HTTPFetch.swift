@@ -2,19 +2,22 @@ import CCurl
 import FoundationEssentials
 import Glibc
 
-/// What one HTTP(S) request may cost, every bound enforced by libcurl while it receives, so a
-/// hostile or broken server can neither fill the panel's memory nor hold a load forever.
-/// A user and password for an HTTP data source.
+/// A user and password for an HTTP data source, given to libcurl as options (never in the URL).
 public struct HTTPCredentials: Sendable, Equatable {
+    /// The user (`CURLOPT_USERNAME`), percent-decoded.
     public var user: String
+    /// The password (`CURLOPT_PASSWORD`), percent-decoded.
     public var password: String
 
+    /// Credentials for a server.
     public init(user: String, password: String) {
         self.user = user
         self.password = password
     }
 }
 
+/// What one HTTP(S) request may cost, every bound enforced by libcurl while it receives, so a
+/// hostile or broken server can neither fill the panel's memory nor hold a load forever.
 public struct HTTPLimits: Sendable, Equatable {
     /// Largest body kept, bytes: a longer one stops the transfer at this size (the
     /// `Content-Length` check of `CURLOPT_MAXFILESIZE_LARGE`, and the write callback for bodies

@@ -3,7 +3,7 @@ enum Suggestion {
     /// The candidate within a third of `word`'s length (at least 1, at most 3 edits) by
     /// Levenshtein distance, the first of the closest; nil when none is that close.
     static func closest(to word: String, in candidates: [String]) -> String? {
-        // No key is longer than 40 characters: a longer word is no misspelling of one, and
+        // No key or section is near `maxLength`: a longer word is no misspelling of one, and
         // measuring it would cost its length times every key's (a configuration line can be
         // a megabyte long).
         guard word.utf8.count <= maxLength else { return nil }
@@ -17,7 +17,8 @@ enum Suggestion {
         return best?.candidate
     }
 
-    /// The longest word a suggestion is looked for: 64 bytes.
+    /// The longest word a suggestion is looked for: 64 bytes (the longest qualified key,
+    /// `refresh.footer-hides-when-not-full`, has 34).
     static let maxLength = 64
 
     /// Edits (insert, delete, replace, or swap two neighbours) from `a` to `b`: the optimal

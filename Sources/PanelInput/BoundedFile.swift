@@ -22,6 +22,7 @@ public enum BoundedFile {
         /// Not a regular file (`kind`: "a FIFO", "a directory", "a character device", ...).
         case notRegular(kind: String)
 
+        /// What went wrong, for messages ("No such file or directory", "a FIFO, not a regular file").
         public var description: String {
             switch self {
             case .unreadable(let code): return String(cString: strerror(code))
