@@ -33,15 +33,10 @@ public final class TouchInput {
     private var excessReported = false
 
     public init(source: any EventSource, width: Double, height: Double,
-                configuration: TouchAssembler.Configuration = .init(), calibration: CalibrationMatrix = .identity,
-                rotation: Rotation = .none, swapAxes: Bool = false, invertX: Bool = false, invertY: Bool = false) throws {
+                configuration: TouchAssembler.Configuration = .init(), mapping: TouchMapping = .identity) throws {
         self.source = source
         assembler = try TouchAssembler(device: source.device, width: width, height: height, configuration: configuration)
-        assembler.mapping.calibration = calibration
-        assembler.mapping.rotation = rotation
-        assembler.mapping.swapAxes = swapAxes
-        assembler.mapping.invertX = invertX
-        assembler.mapping.invertY = invertY
+        assembler.mapping.touch = mapping
     }
 
     /// Positions map to a picture of this size from now on.

@@ -13,12 +13,8 @@ public final class TouchscreenSet {
     public private(set) var width: Double
     public private(set) var height: Double
     public var configuration: TouchAssembler.Configuration
-    public var rotation: Rotation
-    /// Calibration from configuration; a device's udev property wins over it.
-    public var calibration: CalibrationMatrix
-    public var swapAxes = false
-    public var invertX = false
-    public var invertY = false
+    /// The operator's mapping for every device; a device's udev calibration wins over its matrix.
+    public var mapping: TouchMapping
     /// Hears what could not be opened or read; the set carries on with the others.
     public var onError: ((InputError) -> Void)?
     private let open: Opener
@@ -34,14 +30,13 @@ public final class TouchscreenSet {
 
     /// - Parameter open: opens a node (`EvdevDevice` in the program; a fake in tests).
     public init(explicitPaths: [String]? = nil, width: Double, height: Double,
-                configuration: TouchAssembler.Configuration = .init(), rotation: Rotation = .none,
-                calibration: CalibrationMatrix = .identity, open: @escaping Opener) {
+                configuration: TouchAssembler.Configuration = .init(), mapping: TouchMapping = .identity,
+                open: @escaping Opener) {
         self.explicitPaths = explicitPaths
         self.width = width
         self.height = height
         self.configuration = configuration
-        self.rotation = rotation
-        self.calibration = calibration
+        self.mapping = mapping
         self.open = open
     }
 
@@ -108,9 +103,9 @@ public final class TouchscreenSet {
         guard entries[info.node] == nil else { return }
         do {
             let source = try open(info.node)
-            let input = try TouchInput(source: source, width: width, height: height, configuration: configuration,
-                                       calibration: info.calibration ?? calibration, rotation: rotation,
-                                       swapAxes: swapAxes, invertX: invertX, invertY: invertY)
+            var own = mapping
+            if let calibration = info.calibration { own.calibration = calibration }
+            let input = try TouchInput(source: source, width: width, height: height, configuration: configuration, mapping: own)
             serial += 1
             entries[info.node] = Entry(input: input, idBase: serial * 1_000_000)
         } catch let error as InputError {

@@ -128,10 +128,15 @@ func main() async -> Int32 {
                 do {
                     let display = try RunCommand.display(for: Configuration())
                     Log.info("showing the demo on the panel (\(display.width)x\(display.height))")
-                    _ = try LiveDemo.run(display: display, fonts: try FontLibrary(), notifier: SystemdNotifier(),
-                                     now: monotonicNow, waitUntil: { waitForDisplay(display, until: $0) })
-                    print("demo: shown on the panel")
-                    return 0
+                    let host = try LiveDemo.host(display: display, fonts: try FontLibrary(), notifier: SystemdNotifier(),
+                                                 clock: RealTimeDriver.makeClock())
+                    let driver = RealTimeDriver(host)
+                    driver.endsAfterScript = true
+                    driver.onExit = { code in
+                        print("demo: shown on the panel")
+                        exit(code)
+                    }
+                    driver.run()
                 } catch {
                     Log.info("no usable display (\(error)): running the demo on the headless display")
                 }
@@ -157,6 +162,7 @@ func main() async -> Int32 {
             if let axes = try take("--axes", from: &arguments) { options.positionAxes = try NumericOption.axes("--axes", axes) }
             if let config = try take("--config", from: &arguments) { options.configuration = try Configuration.load(path: config) }
             let trace = flag("--trace", in: &arguments)
+            options.timings = flag("--timings", in: &arguments)
             try noneLeft(arguments)
             let result = try ReplayCommand.run(options, onTrace: trace ? { print($0.json) } : nil)
             Log.info("replayed \(file): \(result.framesPresented) frames")
@@ -236,81 +242,10 @@ func noneLeft(_ arguments: [String]) throws {
     if let extra = arguments.first { throw UsageError("unexpected \"\(extra)\"") }
 }
 
-/// Sleeps until `deadline` (monotonic seconds) or until the display has events; returns
-/// whether a frame completed.
-@MainActor
-func waitForDisplay(_ display: any Display, until deadline: Double) -> Bool {
-    let timeout = max(0, deadline - monotonicNow())
-    if display.eventDescriptor != nil {
-        do { return try display.waitForEvents(timeout: timeout) } catch {
-            Log.error("display events: \(error)")
-            return true
-        }
-    }
-    usleep(UInt32(min(timeout, 1) * 1_000_000))
-    return false
-}
-
 /// Starts the kiosk; never returns (the loop runs until a signal ends the process).
 @MainActor
 func run(_ configuration: Configuration, path: String?) throws -> Never {
-    Log.info("starting" + (path.map { " with \($0)" } ?? " with the built-in defaults"))
-    // Descendants that escape a data-source command's group (a setsid daemon) come back to
-    // the kiosk, which ends them with their refresh (ChildSupervisor).
-    do { try ChildSupervisor.becomeSubreaper() } catch { Log.warning("cannot become the reaper of escaped children: \(error)") }
-    let display = try RunCommand.display(for: configuration)
-    Log.info("display \(display.width)x\(display.height): \(display.summary)")
-    let clock = ManualClock(now: monotonicNow(), epoch: Date(timeIntervalSinceNow: -monotonicNow()))
-    let fonts = try FontLibrary()
-    let notifier = SystemdNotifier()
-    // The one place the environment is read: $LANG and the time zone.
-    let environment = HostEnvironment.read()
-    let backlight = configuration.blankAfter > 0 ? Backlight.find(configuration.backlight) : nil
-    if configuration.blankAfter > 0 {
-        Log.info("blanking after \(configuration.blankAfter) s idle; backlight: \(backlight?.path ?? "none")")
-    }
-    let makeRuntime = { (file: Configuration) throws -> PanelRuntime in
-        let c = environment.applied(to: file)
-        return try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier,
-                         source: { RunCommand.source(for: c, animator: $0) }, clock: clock, monotonic: monotonicNow,
-                         backlight: backlight, host: environment)
-    }
-    let runtime = try makeRuntime(configuration)
-    // Touch follows the picture's turn, plus the sensor's own when it is mounted differently.
-    let set = TouchscreenSet(explicitPaths: configuration.devices.isEmpty ? nil : configuration.devices,
-                             width: Double(display.width), height: Double(display.height),
-                             configuration: TouchAssembler.Configuration(positionAxes: configuration.positionAxes),
-                             rotation: configuration.displayRotation.adding(configuration.rotation),
-                             calibration: configuration.calibration ?? .identity) {
-        try EvdevDevice(path: $0, requireDirect: false, grab: configuration.grab)
-    }
-    set.swapAxes = configuration.swapAxes
-    set.invertX = configuration.invertX
-    set.invertY = configuration.invertY
-    set.onError = { Log.error("touchscreen: \($0)") }
-    let discovered: [TouchscreenInfo]
-    do {
-        discovered = try TouchscreenDiscovery.list()
-    } catch {
-        Log.warning("cannot ask udev for touchscreens: \(error)")
-        discovered = []
-    }
-    set.start(discovered: discovered)
-    if set.nodes.isEmpty { Log.warning("no touchscreen yet; waiting for one to appear") }
-    for node in set.nodes { Log.info("touchscreen \(node)") }
-    var monitor: HotplugMonitor?
-    do { monitor = try HotplugMonitor() } catch { Log.warning("no hotplug: \(error)") }
-    var displayMonitor: DisplayHotplugMonitor?
-    if display.pacesFrames {
-        do { displayMonitor = try DisplayHotplugMonitor() } catch { Log.warning("no display hotplug: \(error)") }
-    }
-    let host = RunLoopHost(runtime: runtime, clock: clock, display: display, touchscreens: set, monitor: monitor,
-                           displayMonitor: displayMonitor)
-    host.configurationPath = path
-    host.configuration = configuration
-    host.makeRuntime = makeRuntime
-    host.start()
-    withExtendedLifetime(host) { dispatchMain() }
+    RealTimeDriver(try KioskHost.panel(configuration: configuration, path: path)).run()
 }
 
 /// Prints the device's description, then its events as evemu lines, until interrupted (as

@@ -1,23 +1,27 @@
 import PanelGestures
 
-/// A whole UI in virtual time: a manual clock, a screen and a touch dispatcher, stepped frame
-/// by frame. What tests, replays and the example program use to run without hardware.
+/// A whole UI without a display: a manual clock, a screen and a touch dispatcher, its frames
+/// the bare frame pass. Stepped in virtual time by ``VirtualTimeDriver`` (`play`, `settle`,
+/// `wait` here say it shorter); the kiosk puts the same scene on a display through its runtime.
 @MainActor
-public final class Scene {
+public final class Scene: TimeStepped {
+    /// The scene's time: moved only by `tick(at:)` and `touch(_:at:)`.
     public let clock: ManualClock
+    /// The animations of every view in the scene, on `clock`.
     public let animator: Animator
+    /// The view tree and its frame pass.
     public let screen: Screen
+    /// Routes touch frames to the views and the scroll view.
     public let dispatcher: TouchDispatcher
-    /// Seconds between frames while something moves (60 Hz).
+    /// Seconds between frames while something moves (1/60: 60 Hz).
     public var frameInterval: Double = 1.0 / 60
-    /// Called after each frame pass with the damage (empty when `drawer` drew the frame).
+    /// Called after each bare frame pass with its damage (not when a display draws the scene:
+    /// then the frame driver says when a frame is presented).
     public var onFrame: ((_ damage: [Rect]) -> Void)?
-    /// Draws a frame instead of the bare frame pass: the program's frame driver (frame pass,
-    /// renderer, display), which tells the screen when the frame is presented.
-    public var drawer: (() -> Void)?
-    /// Frames drawn so far.
+    /// Bare frame passes run so far.
     public private(set) var frameCount = 0
 
+    /// A scene of `size` points on `clock`, `scale` pixels per point.
     public init(size: Size, clock: ManualClock = ManualClock(), scale: Double = 1) {
         self.clock = clock
         animator = Animator(clock: clock)
@@ -25,61 +29,44 @@ public final class Scene {
         dispatcher = TouchDispatcher(rootView: screen.rootView, scrollView: nil)
     }
 
-    /// Draws one frame now (layout, animations, display pass) and marks it presented.
+    /// Runs one bare frame pass now (layout, animations, display pass) and marks it presented.
     public func frame() {
-        if let drawer {
-            drawer()
-            onFrame?([])
-        } else {
-            let damage = screen.prepareFrame()
-            onFrame?(damage)
-            screen.didPresentFrame()
-        }
+        let damage = screen.prepareFrame()
+        onFrame?(damage)
+        screen.didPresentFrame()
         frameCount += 1
     }
 
-    /// Runs frames until `time` (s), drawing only while something moves, as the run loop
-    /// does: idle time costs no frames.
-    public func run(until time: Double) {
-        while clock.now < time {
-            if screen.needsFrame {
-                frame()
-            }
-            guard let wake = animator.nextWakeUp else {
-                clock.advance(to: time)
-                break
-            }
-            let next = max(wake, clock.now + frameInterval)
-            if next >= time {
-                clock.advance(to: time)
-                break
-            }
-            clock.advance(to: next)
-        }
+    // MARK: TimeStepped
+
+    /// The clock's time, seconds.
+    public var now: Double { clock.now }
+    /// The next animation's wake-up (a frame is drawn only while one runs).
+    public var nextWakeUp: Double? { animator.nextWakeUp }
+
+    /// Moves the clock to `time` and draws a frame if something changed.
+    public func tick(at time: Double) {
+        clock.advance(to: time)
         if screen.needsFrame { frame() }
     }
 
-    /// Delivers touch frames at their timestamps, running frames in between.
-    public func play(_ frames: [TouchFrame]) {
-        for touchFrame in frames {
-            run(until: touchFrame.timestamp)
-            dispatcher.handle(touchFrame)
-        }
-        if screen.needsFrame { frame() }
+    /// Hands touch frames to the dispatcher at `time`; the frame they cause is drawn at the next tick.
+    public func touch(_ frames: [TouchFrame], at time: Double) {
+        clock.advance(to: time)
+        for frame in frames { dispatcher.handle(frame) }
     }
 
-    /// Runs until nothing moves or `limit` seconds pass; returns whether it settled.
+    // MARK: Virtual time, said shorter
+
+    /// This scene's virtual-time driver.
+    public var time: VirtualTimeDriver { VirtualTimeDriver(self) }
+    /// `time.advance(to:)`.
+    public func run(until time: Double) { self.time.advance(to: time) }
+    /// `time.play(_:)`.
+    public func play(_ frames: [TouchFrame]) { time.play(frames) }
+    /// `time.settle(limit:)`.
     @discardableResult
-    public func settle(limit: Double = 30) -> Bool {
-        let end = clock.now + limit
-        while clock.now < end {
-            if screen.needsFrame { frame() }
-            guard let wake = animator.nextWakeUp else { return true }
-            clock.advance(to: max(wake, clock.now + frameInterval))
-        }
-        return animator.isIdle
-    }
-
-    /// Lets `seconds` pass, running frames as needed.
-    public func wait(_ seconds: Double) { run(until: clock.now + seconds) }
+    public func settle(limit: Double = 30) -> Bool { time.settle(limit: limit) }
+    /// `time.advance(by:)`.
+    public func wait(_ seconds: Double) { time.advance(by: seconds) }
 }

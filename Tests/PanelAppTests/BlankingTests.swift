@@ -25,11 +25,7 @@ struct BlankingTests {
 
     /// The loop as the program runs it: pump at each wake-up, up to `until`.
     func run(_ runtime: PanelRuntime, _ clock: ManualClock, until end: Double) {
-        while let wake = runtime.nextWakeUp, wake <= end {
-            clock.advance(to: max(wake, clock.now + 1.0 / 60))
-            runtime.pump()
-        }
-        if clock.now < end { clock.advance(to: end) }
+        (try? VirtualKiosk(runtime))?.run(until: end)
     }
 
     /// A temporary /sys/class/backlight entry.
@@ -55,7 +51,7 @@ struct BlankingTests {
         #expect(try String(contentsOfFile: entry + "/brightness", encoding: .utf8) == "0")
         #expect(runtime.nextWakeUp == nil, "blank and idle: no wake-ups at all")
         let frames = display.framesPresented
-        runtime.session.list.contentOffset = Point(x: 0, y: 40)
+        runtime.session!.list.contentOffset = Point(x: 0, y: 40)
         runtime.pump()
         #expect(display.framesPresented == frames, "nothing is drawn while the panel is off")
         #expect(runtime.nextWakeUp == nil, "the frame pass ran; nothing waits")
@@ -77,15 +73,11 @@ struct BlankingTests {
         // A long drag down from the top: were it a pan, it would pull the header past its trigger.
         var script = GestureScript(start: clock.now + 0.1)
         script.drag(from: Point(x: 200, y: 10), to: Point(x: 200, y: 200), duration: 0.4, hold: 0.2)
-        for frame in script.frames {
-            clock.advance(to: frame.timestamp)
-            runtime.handle([frame])
-            run(runtime, clock, until: frame.timestamp)
-        }
+        try VirtualKiosk(runtime).play(script.frames)
         run(runtime, clock, until: clock.now + 2)
         #expect(!display.isBlank)
         #expect(pans == 0, "the wake touch reached no recogniser")
-        #expect(runtime.session.header.state == .idle && runtime.session.list.contentOffset.y == 0)
+        #expect(runtime.session!.header.state == .idle && runtime.session!.list.contentOffset.y == 0)
         #expect(display.framesPresented == framesBefore + 1, "one full frame on wake")
         #expect(display.lastDamage == [Rect(x: 0, y: 0, width: 400, height: 240)])
         #expect(try String(contentsOfFile: entry + "/brightness", encoding: .utf8) == "180")
@@ -93,10 +85,7 @@ struct BlankingTests {
         // The next drag is an ordinary pan.
         var again = GestureScript(start: clock.now + 0.1)
         again.drag(from: Point(x: 200, y: 200), to: Point(x: 200, y: 60), duration: 0.3)
-        for frame in again.frames {
-            clock.advance(to: frame.timestamp)
-            runtime.handle([frame])
-        }
+        try VirtualKiosk(runtime).play(again.frames)
         #expect(pans > 0)
     }
 
@@ -106,7 +95,7 @@ struct BlankingTests {
         runtime.start()
         run(runtime, clock, until: 20)
         #expect(display.isBlank)
-        runtime.session.header.beginRefreshing()
+        runtime.session!.header.beginRefreshing()
         run(runtime, clock, until: 22)
         #expect(!display.isBlank, "the refreshed list is shown")
         let (never, _, neverClock, neverDisplay) = try self.runtime(blankAfter: 0)
@@ -148,18 +137,14 @@ struct BlankingTests {
         run(runtime, clock, until: 3)
         var script = GestureScript(start: clock.now + 0.1)
         script.drag(from: Point(x: 200, y: 200), to: Point(x: 200, y: 100), duration: 0.2)
-        for frame in script.frames {
-            clock.advance(to: frame.timestamp)
-            runtime.handle([frame])
-        }
+        try VirtualKiosk(runtime).play(script.frames)
         #expect(runtime.statistics.latencies.count > 5)
         // Headless frames are presented at the clock's now; a touch that moved nothing yet
         // (inside the slop) counts for the first frame that shows it.
         #expect(runtime.statistics.latencies.allSatisfy { $0 >= 0 && $0 < 0.2 })
         run(runtime, clock, until: 70)
-        clock.advance(to: 70)
-        runtime.session.list.contentOffset = Point(x: 0, y: 5)
-        runtime.pump()
+        runtime.session!.list.contentOffset = Point(x: 0, y: 5)
+        run(runtime, clock, until: 70)
         #expect(runtime.statistics.frames <= 1, "a minute later the window was logged and started again")
     }
 }
@@ -175,20 +160,20 @@ struct HostEnvironmentTests {
         let runtime = try PanelRuntime(configuration: configuration, display: HeadlessDisplay(width: 400, height: 240),
                                        fonts: try FontLibrary(), notifier: RecordingNotifier(),
                                        source: { SampleItemSource(animator: $0) }, clock: ManualClock(), host: host)
-        #expect(runtime.session.header.localizer.language == .russian)
+        #expect(runtime.session!.header.localizer.language == .russian)
         let moment = Date(timeIntervalSince1970: 1_800_000_000)
-        #expect(runtime.session.header.lastUpdatedFormatter.utcOffset(moment) == 9 * 3600)
+        #expect(runtime.session!.header.lastUpdatedFormatter.utcOffset(moment) == 9 * 3600)
         configuration.locale = "ko"
         let korean = try PanelRuntime(configuration: configuration, display: HeadlessDisplay(width: 400, height: 240),
                                       fonts: try FontLibrary(), notifier: RecordingNotifier(),
                                       source: { SampleItemSource(animator: $0) }, clock: ManualClock(), host: host)
-        #expect(korean.session.header.localizer.language == .korean)
+        #expect(korean.session!.header.localizer.language == .korean)
         // Without a host: English and UTC, whatever the machine says.
         let neutral = try PanelRuntime(configuration: Configuration(), display: HeadlessDisplay(width: 400, height: 240),
                                        fonts: try FontLibrary(), notifier: RecordingNotifier(),
                                        source: { SampleItemSource(animator: $0) }, clock: ManualClock())
-        #expect(neutral.session.header.localizer.language == .english)
-        #expect(neutral.session.header.lastUpdatedFormatter.utcOffset(moment) == 0)
+        #expect(neutral.session!.header.localizer.language == .english)
+        #expect(neutral.session!.header.lastUpdatedFormatter.utcOffset(moment) == 0)
     }
 
     @Test("the host's offset is the C library's local time: the same as Foundation's time zone says, summer and winter")

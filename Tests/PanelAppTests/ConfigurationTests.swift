@@ -209,14 +209,11 @@ struct RefreshOptionTests {
                                        source: { SampleItemSource(delay: 0.2, animator: $0) }, clock: clock)
         runtime.start()
         var states: [RefreshState] = []
-        let previous = runtime.session.header.stateDidChangeHandler
-        runtime.session.header.stateDidChangeHandler = { previous?($0, $1); states.append($1) }
-        while let wake = runtime.nextWakeUp, clock.now < 5 {
-            clock.advance(to: max(wake, clock.now + 1.0 / 60))
-            runtime.pump()
-        }
+        let previous = runtime.session!.header.stateDidChangeHandler
+        runtime.session!.header.stateDidChangeHandler = { previous?($0, $1); states.append($1) }
+        try VirtualKiosk(runtime).settle(limit: 5)
         #expect(states.contains(.finished))
-        #expect(runtime.session.header.state == .idle)
+        #expect(runtime.session!.header.state == .idle)
     }
 }
 
@@ -241,24 +238,16 @@ struct TwoLevelKioskTests {
         let runtime = try PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(),
                                        notifier: RecordingNotifier(), source: { SampleItemSource(delay: 0.1, animator: $0) }, clock: clock)
         var states: [String] = []
-        runtime.session.onTrace = { if case let .state(_, "header", _, to) = $0 { states.append(to.rawValue) } }
+        runtime.session!.onTrace = { if case let .state(_, "header", _, to) = $0 { states.append(to.rawValue) } }
         runtime.start()
-        func run(until end: Double) {
-            while let wake = runtime.nextWakeUp, wake <= end {
-                clock.advance(to: max(wake, clock.now + 1.0 / 60))
-                runtime.pump()
-            }
-            if clock.now < end { clock.advance(to: end) }
-        }
+        let kiosk = try VirtualKiosk(runtime)
+        func run(until end: Double) { kiosk.run(until: end) }
         run(until: 2)
         var script = GestureScript(start: clock.now + 0.1)
         script.drag(from: Point(x: 200, y: 10), to: Point(x: 200, y: 790), duration: 0.5, hold: 0.2)
-        for frame in script.frames {
-            clock.advance(to: frame.timestamp)
-            runtime.handle([frame])
-        }
+        kiosk.play(script.frames)
         run(until: clock.now + 2)
-        #expect(runtime.session.header.state == .twoLevel)
+        #expect(runtime.session!.header.state == .twoLevel)
         #expect(states.contains("releaseToTwoLevel") && states.last == "twoLevel")
         // The floor fills the screen: the picture, scaled to fit, is in the middle.
         #expect(display.backSurface.pixel(x: 200, y: 400) == 0xffc8_2828)

@@ -23,7 +23,7 @@ struct HorizontalListTests {
             runtime = try PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(),
                                        notifier: notifier, source: { SampleItemSource(pages: 3, delay: 0.2, animator: $0) },
                                        clock: clock)
-            runtime.session.onTrace = { [unowned self] in
+            runtime.session!.onTrace = { [unowned self] in
                 if case let .state(_, component, from, to) = $0 { self.states.append("\(component) \(from.rawValue)->\(to.rawValue)") }
             }
             runtime.start()
@@ -31,22 +31,14 @@ struct HorizontalListTests {
         }
 
         func run(for seconds: Double) {
-            let end = clock.now + seconds
-            while let wake = runtime.nextWakeUp, wake <= end {
-                clock.advance(to: max(wake, clock.now + 1.0 / 60))
-                runtime.pump()
-            }
-            if clock.now < end { clock.advance(to: end) }
+            (try? VirtualKiosk(runtime))?.wait(seconds)
         }
 
         /// A slow swipe from right to left by `distance`, held before the lift (no fling).
         func swipeLeft(_ distance: Double) {
             var script = GestureScript(start: clock.now + 0.1)
             script.drag(from: Point(x: 780, y: 150), to: Point(x: 780 - distance, y: 150), duration: 0.5, hold: 0.2)
-            for frame in script.frames {
-                clock.advance(to: frame.timestamp)
-                runtime.handle([frame])
-            }
+            (try? VirtualKiosk(runtime))?.play(script.frames)
             run(for: 2)
         }
     }
@@ -54,8 +46,8 @@ struct HorizontalListTests {
     @Test("list.orientation = horizontal: items are columns rows.height wide; pulled past the last, the trailer loads the next page; STATUS counts them")
     func trailerLoads() throws {
         let kiosk = try Kiosk([("list.orientation", "horizontal"), ("rows.height", "200")])
-        let list = kiosk.runtime.session.list
-        #expect(kiosk.runtime.session.items.count == 20, "the first page loaded without a header")
+        let list = kiosk.runtime.session!.list
+        #expect(kiosk.runtime.session!.items.count == 20, "the first page loaded without a header")
         #expect(list.contentSize == Size(width: 4000, height: 300))
         #expect(list.rectForRow(3) == Rect(x: 600, y: 0, width: 200, height: 300))
         #expect(list.header == nil && list.footer == nil)
@@ -67,7 +59,7 @@ struct HorizontalListTests {
         kiosk.run(for: 0.1)
         kiosk.swipeLeft(300)
         #expect(kiosk.states.contains("trailer idle->pulling") && kiosk.states.contains("trailer pulling->refreshing"))
-        #expect(kiosk.runtime.session.items.count == 40)
+        #expect(kiosk.runtime.session!.items.count == 40)
         #expect(trailer.state == .idle)
         #expect(kiosk.notifier.messages.contains("STATUS=showing 40 items"))
         #expect(list.contentOffset.y == 0, "nothing moved across")
@@ -76,27 +68,27 @@ struct HorizontalListTests {
     @Test("the last page leaves the trailer in noMoreData; appearance.trailer = none loads only the first page")
     func noMore() throws {
         let kiosk = try Kiosk([("list.orientation", "horizontal"), ("rows.height", "200"), ("data.page-size", "10")])
-        let list = kiosk.runtime.session.list
+        let list = kiosk.runtime.session!.list
         for _ in 0..<5 where list.trailer?.state != .noMoreData {
             list.contentOffset = list.maximumContentOffset
             kiosk.run(for: 0.1)
             kiosk.swipeLeft(300)
         }
         #expect(list.trailer?.state == .noMoreData)
-        #expect(kiosk.runtime.session.items.count == 30, "the sample's three pages; the fourth came back empty")
+        #expect(kiosk.runtime.session!.items.count == 30, "the sample's three pages; the fourth came back empty")
 
         let bare = try Kiosk([("list.orientation", "horizontal"), ("appearance.trailer", "none")])
-        #expect(bare.runtime.session.list.trailer == nil)
-        bare.runtime.session.list.contentOffset = bare.runtime.session.list.maximumContentOffset
+        #expect(bare.runtime.session!.list.trailer == nil)
+        bare.runtime.session!.list.contentOffset = bare.runtime.session!.list.maximumContentOffset
         bare.swipeLeft(300)
-        #expect(bare.runtime.session.items.count == 20)
+        #expect(bare.runtime.session!.items.count == 20)
         #expect(!bare.states.contains { $0.hasPrefix("trailer") })
     }
 
     @Test("a vertical list (the default) keeps header and footer and has no trailer")
     func vertical() throws {
         let kiosk = try Kiosk([])
-        let list = kiosk.runtime.session.list
+        let list = kiosk.runtime.session!.list
         #expect(list.orientation == .vertical && list.trailer == nil && list.header != nil && list.footer != nil)
         #expect(throws: ConfigurationError.self) { try Configuration.parse("[list]\norientation = diagonal\n", file: "t") }
         #expect(throws: ConfigurationError.self) { try Configuration.parse("[appearance]\ntrailer = big\n", file: "t") }

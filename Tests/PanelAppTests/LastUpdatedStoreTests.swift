@@ -79,24 +79,19 @@ struct LastUpdatedStoreTests {
         let clock = ManualClock()
         let runtime = try PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(), notifier: notifier,
                                        source: { SampleItemSource(pages: 2, delay: 1, animator: $0) }, clock: clock)
-        func settle() {
-            let end = clock.now + 10
-            while let wake = runtime.nextWakeUp, clock.now < end {
-                clock.advance(to: max(wake, clock.now + 1.0 / 60))
-                runtime.pump()
-            }
-        }
+        let kiosk = try VirtualKiosk(runtime)
+        func settle() { kiosk.settle() }
         runtime.start()
         settle()
-        #expect(runtime.session.items.count == 20, "the list is shown")
+        #expect(runtime.session!.items.count == 20, "the list is shown")
         let expected = "STATUS=showing 20 items; cannot save the last-updated time to \(missing)/last-updated.json: open: No such file or directory (errno 2)"
         #expect(notifier.messages.last == expected)
-        #expect(runtime.session.header.lastUpdatedTime != nil, "the time is kept in memory")
-        runtime.session.header.beginRefreshing()
+        #expect(runtime.session!.header.lastUpdatedTime != nil, "the time is kept in memory")
+        runtime.session!.header.beginRefreshing()
         settle()
-        runtime.session.header.beginRefreshing()
+        runtime.session!.header.beginRefreshing()
         settle()
-        #expect(runtime.session.header.state == .idle)
+        #expect(runtime.session!.header.state == .idle)
         #expect(notifier.messages.filter { $0 == expected }.count >= 3, "STATUS says so after every refresh")
         #expect(runtime.reportedStoreCauses.count == 1, "logged once for the one cause")
     }

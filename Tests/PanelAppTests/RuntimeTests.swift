@@ -35,13 +35,9 @@ struct RuntimeTests {
         return (runtime, notifier, clock, display)
     }
 
-    /// Runs the loop as the program does: pump at each wake-up until nothing waits.
+    /// Runs the runtime on the virtual-time driver until nothing waits.
     func runUntilIdle(_ runtime: PanelRuntime, _ clock: ManualClock, limit: Double = 10) {
-        let end = clock.now + limit
-        while let wake = runtime.nextWakeUp, clock.now < end {
-            clock.advance(to: max(wake, clock.now + 1.0 / 60))
-            runtime.pump()
-        }
+        (try? VirtualKiosk(runtime))?.settle(limit: limit)
     }
 
     @Test("READY=1 after the first frame; the first page loads; then no wake-ups while idle")
@@ -53,24 +49,23 @@ struct RuntimeTests {
         #expect(display.framesPresented == 1, "READY=1 came with the first presented frame")
         #expect(notifier.messages.contains("STATUS=refreshing"))
         runUntilIdle(runtime, clock)
-        #expect(runtime.session.items.count == 20)
+        #expect(runtime.session!.items.count == 20)
         #expect(notifier.messages.contains("STATUS=showing 20 items"))
         #expect(runtime.nextWakeUp == nil, "idle: the loop sleeps until input")
         let frames = display.framesPresented
-        clock.advance(by: 60)
-        runtime.pump()
+        try VirtualKiosk(runtime).wait(60)
         #expect(display.framesPresented == frames)
     }
 
     @Test("a failing source: the failure in STATUS, the list kept, the header back to idle after its dwell")
     func failure() throws {
         let (runtime, notifier, clock, _) = try runtime { _ in FailingSource() }
-        runtime.session.showFirstPage()
+        runtime.session!.showFirstPage()
         runtime.start()
         runUntilIdle(runtime, clock)
         #expect(notifier.messages.contains { $0.hasPrefix("STATUS=last refresh failed: http://panel/items is unreachable") })
-        #expect(runtime.session.items.count == 20)
-        #expect(runtime.session.header.state == .idle)
+        #expect(runtime.session!.items.count == 20)
+        #expect(runtime.session!.header.state == .idle)
     }
 
     @Test("touches drive the list; stop says STOPPING=1 once and draws nothing more")
@@ -80,19 +75,16 @@ struct RuntimeTests {
         runUntilIdle(runtime, clock)
         var script = GestureScript(start: clock.now + 0.1)
         script.drag(from: Point(x: 200, y: 220), to: Point(x: 200, y: 40), duration: 0.2, hold: 0.1)
-        for frame in script.frames {
-            clock.advance(to: frame.timestamp)
-            runtime.handle([frame])
-        }
+        try VirtualKiosk(runtime).play(script.frames)
         runUntilIdle(runtime, clock)
-        #expect(runtime.session.list.contentOffset.y > 100)
+        #expect(runtime.session!.list.contentOffset.y > 100)
         runtime.watchdog()
         #expect(notifier.messages.contains("WATCHDOG=1"))
         runtime.stop()
         runtime.stop()
         #expect(notifier.messages.filter { $0 == "STOPPING=1" }.count == 1)
         let frames = display.framesPresented
-        runtime.session.list.contentOffset = .zero
+        runtime.session!.list.contentOffset = .zero
         runtime.pump()
         #expect(display.framesPresented == frames)
     }
@@ -130,24 +122,23 @@ struct RuntimeTests {
 @MainActor
 @Suite("Live demo")
 struct LiveDemoTests {
-    @Test("the live demo plays the whole session on a display, paced by an injected clock")
+    @Test("the live demo plays the whole session on a display, its script scheduled on the host, here in virtual time")
     func live() throws {
         let display = HeadlessDisplay(width: 320, height: 200)
-        var time = 100.0
-        var waits = 0
         let notifier = RecordingNotifier()
-        let session = try LiveDemo.run(display: display, fonts: try FontLibrary(), notifier: notifier,
-                                   now: { time },
-                                   waitUntil: { deadline in
-                                       waits += 1
-                                       time = max(time + 1.0 / 60, deadline)
-                                       return false
-                                   })
+        let clock = ManualClock(now: 100)
+        let host = try LiveDemo.host(display: display, fonts: try FontLibrary(), notifier: notifier, clock: clock)
+        let time = VirtualTimeDriver(host)
+        host.start(at: clock.now)
+        #expect(host.hasScript)
+        #expect(time.settle(limit: 60), "the script ends and everything settles")
+        let session = try #require(host.runtime.session)
+        #expect(!host.hasScript)
         #expect(session.items.count == 60)
         #expect(session.footer.state == .noMoreData)
         #expect(session.trace.contains { if case let .refresh(_, c) = $0 { return c == "header" }; return false })
-        #expect(notifier.messages.contains("READY=1") && notifier.messages.last == "STOPPING=1")
+        #expect(notifier.messages.contains("READY=1"))
         #expect(display.framesPresented > 100)
-        #expect(waits < 5000, "it sleeps between frames instead of spinning")
+        #expect(clock.now - 100 < 40, "the script of 16 swipes takes some 30 s of its clock")
     }
 }

@@ -64,7 +64,7 @@ struct TouchInputTests {
     func calibrated() throws {
         let source = FakeSource(device: slotted)
         let input = try TouchInput(source: source, width: 1001, height: 1001,
-                                   calibration: try CalibrationMatrix(udevProperty: "-1 0 1 0 1 0"))
+                                   mapping: TouchMapping(calibration: try CalibrationMatrix(udevProperty: "-1 0 1 0 1 0")))
         var s = Stream()
         s.slot(0, id: 1, x: 100, y: 300); s.syn()
         source.pending = [s.events]

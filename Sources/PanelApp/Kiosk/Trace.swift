@@ -8,9 +8,10 @@ public enum TraceEvent: Sendable {
     case pan(t: Double, phase: String, x: Double, y: Double, vx: Double, vy: Double, touches: Int)
     case state(t: Double, component: String, from: RefreshState, to: RefreshState)
     case refresh(t: Double, component: String)
-    /// `renderMs`: how long the frame took to draw and copy, milliseconds of the machine's
-    /// clock (a measurement, not behaviour: traces compare equal whatever it says).
-    case frame(t: Double, offsetX: Double, offsetY: Double, rows: Int, renderMs: Double = 0)
+    /// A frame on the display. `renderMs`: how long it took to draw and copy, milliseconds of
+    /// the machine's clock, only with `--timings` (a measurement, not behaviour: without it two
+    /// traces of one recording are the same bytes).
+    case frame(t: Double, offsetX: Double, offsetY: Double, rows: Int, renderMs: Double? = nil)
     case error(t: Double, message: String)
 
     /// A number without trailing zeros (at most 4 decimals), so traces compare as text.
@@ -53,7 +54,8 @@ public enum TraceEvent: Sendable {
         case let .refresh(t, component):
             return "{\"t\":\(n(t)),\"kind\":\"refresh\",\"component\":\(q(component))}"
         case let .frame(t, x, y, rows, render):
-            return "{\"t\":\(n(t)),\"kind\":\"frame\",\"offsetX\":\(n(x)),\"offsetY\":\(n(y)),\"rows\":\(rows),\"renderMs\":\(n(render))}"
+            let timing = render.map { ",\"renderMs\":\(n($0))" } ?? ""
+            return "{\"t\":\(n(t)),\"kind\":\"frame\",\"offsetX\":\(n(x)),\"offsetY\":\(n(y)),\"rows\":\(rows)\(timing)}"
         case let .error(t, message):
             return "{\"t\":\(n(t)),\"kind\":\"error\",\"message\":\(q(message))}"
         }

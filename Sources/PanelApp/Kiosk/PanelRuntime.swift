@@ -6,18 +6,27 @@ import PanelInput
 import PanelRefresh
 import PanelRender
 
-/// The kiosk as the run loop sees it: a session on a display, frames paced by the display's
+/// The kiosk as a time driver sees it: a scene on a display, frames paced by the display's
 /// completions, the panel blanked when nobody uses it, frame timings kept, the service manager
-/// kept informed. Input, timers and signals are wired by the caller (the program's Dispatch
-/// loop; tests call the same methods directly).
+/// kept informed. Its content is the configured list (a ``PanelSession`` over the configured
+/// data source) or an app's own views. Time, input and signals come from a ``KioskHost``
+/// stepped by ``RealTimeDriver`` or ``VirtualTimeDriver``; nothing here reads a clock.
 @MainActor
 public final class PanelRuntime {
+    /// The UI: view tree, animator, touch dispatch, on the host's clock.
     public let scene: Scene
-    public let session: PanelSession
+    /// The list and its refresh components, when the content is the configured list; nil for
+    /// an app's own views.
+    public let session: PanelSession?
+    /// Draws the scene's frames on `display`.
     public let driver: FrameDriver
+    /// Where READY=1, STATUS= and WATCHDOG=1 go (systemd's socket in the program).
     public let notifier: any ServiceNotifier
-    public private(set) var isReady = false
+    /// Whether the first frame is on the glass (READY=1 was sent).
+    public var isReady: Bool { scene.screen.framesPresented > 0 }
+    /// Whether `stop()` or `retire()` ended it: no more frames.
     public private(set) var isStopped = false
+    /// The display the frames go to.
     public let display: any Display
     /// Where the header's last-updated time is kept: `state.directory`/last-updated.json.
     public let lastUpdatedStore: FileLastUpdatedStore
@@ -40,13 +49,33 @@ public final class PanelRuntime {
     public static let statisticsInterval = 60.0
     private let clock: ManualClock
 
+    /// What the runtime shows.
+    public enum Content {
+        /// The configured list: `source` builds its data source on the scene's animator.
+        case list(source: (Animator) -> any ItemSource)
+        /// An app's own views: `build` adds them to the scene's root view (and may set the
+        /// dispatcher's scroll view).
+        case views(build: (Scene) throws -> Void)
+    }
+
+    /// The configured list over `source`.
     /// - Parameters:
-    ///   - monotonic: the machine's CLOCK_MONOTONIC for frame timings (the program); by
-    ///     default the clock's own time.
+    ///   - stopwatch: the machine's CLOCK_MONOTONIC for frame timings (``RealTimeDriver/stopwatch``
+    ///     in real time); by default the clock's own time (virtual time: timings of 0).
     ///   - host: the language and time zone of the machine (the program reads them in main);
     ///     by default English and UTC.
+    ///   - announcesList: whether "showing N items" goes to the journal once (off where nobody
+    ///     reads one).
+    public convenience init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
+                            source: @escaping (Animator) -> any ItemSource, clock: ManualClock, stopwatch: (() -> Double)? = nil,
+                            backlight: Backlight? = nil, host: HostEnvironment = .neutral, announcesList: Bool = true) throws {
+        try self.init(configuration: configuration, display: display, fonts: fonts, notifier: notifier, content: .list(source: source),
+                      clock: clock, stopwatch: stopwatch, backlight: backlight, host: host, announcesList: announcesList)
+    }
+
+    /// A runtime showing `content`; the parameters are the list initializer's.
     public init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
-                source: (Animator) -> any ItemSource, clock: ManualClock, monotonic: (() -> Double)? = nil,
+                content: Content, clock: ManualClock, stopwatch: (() -> Double)? = nil,
                 backlight: Backlight? = nil, host: HostEnvironment = .neutral, announcesList: Bool = true) throws {
         self.display = display
         announcedList = !announcesList
@@ -58,35 +87,32 @@ public final class PanelRuntime {
         statisticsSince = clock.now
         scene = Scene(size: Size(width: Double(display.width), height: Double(display.height)), clock: clock)
         scene.screen.textMeasurer = fonts
-        let localizer = RefreshLocalizer(language: RefreshLanguage(code: configuration.locale ?? host.language))
-        session = PanelSession(scene: scene, source: source(scene.animator), pageSize: configuration.pageSize, localizer: localizer,
-                               header: try Appearance.header(configuration, localizer: localizer,
-                                                             screen: (display.width, display.height)),
-                               footer: try Appearance.footer(configuration, localizer: localizer),
-                               orientation: configuration.orientation == .vertical ? .vertical : .horizontal,
-                               trailer: Appearance.trailer(configuration, localizer: localizer))
-        session.failureDisplayDuration = configuration.failureSeconds
-        session.successDisplayDuration = configuration.resultSeconds
-        session.header.lastUpdatedFormatter = host.lastUpdatedFormatter
-        Appearance.styleRows(session.list, configuration)
         lastUpdatedStore = FileLastUpdatedStore(path: configuration.stateDirectory + "/last-updated.json")
-        session.header.lastUpdatedStore = lastUpdatedStore
+        switch content {
+        case .list(let source):
+            let localizer = RefreshLocalizer(language: RefreshLanguage(code: configuration.locale ?? host.language))
+            let session = PanelSession(scene: scene, source: source(scene.animator), pageSize: configuration.pageSize, localizer: localizer,
+                                       header: try Appearance.header(configuration, localizer: localizer,
+                                                                     screen: (display.width, display.height)),
+                                       footer: try Appearance.footer(configuration, localizer: localizer),
+                                       orientation: configuration.orientation == .vertical ? .vertical : .horizontal,
+                                       trailer: Appearance.trailer(configuration, localizer: localizer))
+            session.failureDisplayDuration = configuration.failureSeconds
+            session.successDisplayDuration = configuration.resultSeconds
+            session.header.lastUpdatedFormatter = host.lastUpdatedFormatter
+            Appearance.styleRows(session.list, configuration)
+            session.header.lastUpdatedStore = lastUpdatedStore
+            self.session = session
+        case .views(let build):
+            session = nil
+            try build(scene)
+        }
         let renderer = Renderer(fonts: fonts)
         renderer.maxImagePixels = configuration.maxImagePixels
         renderer.imageCacheBytes = configuration.imageCacheBytes
         renderer.onError = { error in Log.event(.imageFailed, priority: 3, "image: \(error)") }
         driver = FrameDriver(screen: scene.screen, renderer: renderer, display: display,
-                             now: monotonic ?? { [clock] in clock.now })
-        session.onError = { [weak self] error in
-            Log.event(.refreshFailed, priority: 3, "data source: \(error)", fields: ["PANEL_REFRESH_ERROR": "\(error)"])
-            self?.notifier.notify("STATUS=last refresh failed: \(error)")
-        }
-        session.header.stateDidChangeHandler = chain(session.header.stateDidChangeHandler) { [weak self] _, to in
-            guard let self else { return }
-            if to == .refreshing { self.notifier.notify("STATUS=refreshing") }
-            if to == .idle, self.session.header.lastResult?.isSuccess ?? false { self.notifyShowing() }
-        }
-        session.header.errorHandler = { [weak self] error in self?.lastUpdatedNotSaved(error) }
+                             now: stopwatch ?? { [clock] in clock.now })
         driver.onError = { [weak self] error in
             Log.event(.displayError, priority: 3, "display: \(error); drawing stops and is retried",
                       fields: ["PANEL_REFRESH_ERROR": "\(error)"])
@@ -97,12 +123,29 @@ public final class PanelRuntime {
             self?.notifyShowing()
         }
         driver.onFramePresented = { [weak self] timing in self?.framePresented(timing) }
+        guard let session else { return }
+        session.onError = { [weak self] error in
+            Log.event(.refreshFailed, priority: 3, "data source: \(error)", fields: ["PANEL_REFRESH_ERROR": "\(error)"])
+            self?.notifier.notify("STATUS=last refresh failed: \(error)")
+        }
+        session.header.stateDidChangeHandler = chain(session.header.stateDidChangeHandler) { [weak self] _, to in
+            guard let self else { return }
+            if to == .refreshing { self.notifier.notify("STATUS=refreshing") }
+            if to == .idle, session.header.lastResult?.isSuccess ?? false { self.notifyShowing() }
+        }
+        session.header.errorHandler = { [weak self] error in self?.lastUpdatedNotSaved(error) }
         session.onItemsChanged = { [weak self] in
             guard let self else { return }
             self.activity(wakes: true)
             // A horizontal list has no header whose end says so.
-            if self.session.list.orientation == .horizontal { self.notifyShowing() }
+            if session.list.orientation == .horizontal { self.notifyShowing() }
         }
+    }
+
+    /// What STATUS says is on show: the list's item count, or that the app's views are.
+    private var showing: String {
+        guard let session else { return "the panel" }
+        return "\(session.items.count) items"
     }
 
     /// Something happened that keeps the panel on (a touch, new data); `wakes`: and turns it on.
@@ -112,6 +155,8 @@ public final class PanelRuntime {
     }
 
     private func framePresented(_ timing: FrameTiming) {
+        if scene.screen.framesPresented == 1 { markReady() }
+        session?.framePresented(renderSeconds: timing.renderSeconds)
         statistics.record(timing)
         if timing.inputTime != nil { touchedSinceReport = true }
         if clock.now - statisticsSince >= Self.statisticsInterval {
@@ -144,7 +189,7 @@ public final class PanelRuntime {
         }
         switchBacklight(on: false)
         Log.info("blanked the panel after \(TraceEvent.number(blankAfter)) s without touch or data change")
-        notifier.notify("STATUS=panel blank (touch to wake); \(session.items.count) items")
+        notifier.notify("STATUS=panel blank (touch to wake); \(showing)")
     }
 
     /// Panel and backlight on; the next frame draws everything.
@@ -177,11 +222,11 @@ public final class PanelRuntime {
     /// STATUS after a successful refresh, with the store's trouble while it lasts.
     private func notifyShowing() {
         let trouble = lastUpdatedStore.lastError.map { "; \($0)" } ?? ""
-        notifier.notify("STATUS=showing \(session.items.count) items\(trouble)")
+        notifier.notify("STATUS=showing \(showing)\(trouble)")
         // The journal says when the list first appears; later refreshes only change STATUS.
         if !announcedList {
             announcedList = true
-            Log.info("showing \(session.items.count) items")
+            Log.info("showing \(showing)")
         }
     }
 
@@ -198,9 +243,10 @@ public final class PanelRuntime {
         { first?($0, $1); second($0, $1) }
     }
 
-    /// Loads the first page and draws the first frame.
-    public func start() {
-        session.start()
+    /// Loads the first page (the list) and draws the first frame; `loading` false: the
+    /// list keeps what it shows (a replay or demo that begins from a full list).
+    public func start(loading: Bool = true) {
+        if loading { session?.start() }
         pump()
     }
 
@@ -234,20 +280,15 @@ public final class PanelRuntime {
             blank()
             return
         }
-        let wasPresented = scene.screen.framesPresented
-        _ = driver.drawFrame()
-        if !isReady && scene.screen.framesPresented > wasPresented { markReady() }
+        driver.drawFrame()
     }
 
-    /// A frame reached the panel (the display's event): ready after the first, and the next
+    /// A frame reached the panel (the display's event, after its completion ran): the next
     /// frame if anything still moves.
-    public func frameCompleted() {
-        if !isReady && scene.screen.framesPresented > 0 { markReady() }
-        pump()
-    }
+    public func frameCompleted() { pump() }
 
+    /// The first frame is on the glass (the frame driver's completion, the one place that knows).
     private func markReady() {
-        isReady = true
         notifier.notify("READY=1")
         notifier.notify("STATUS=showing the list")
     }
@@ -278,7 +319,7 @@ public final class PanelRuntime {
         case .unchanged: break
         case .disconnected:
             Log.warning("display: the panel went away; input and data go on")
-            notifier.notify("STATUS=panel disconnected; \(session.items.count) items")
+            notifier.notify("STATUS=panel disconnected; \(showing)")
         case .connected:
             Log.info("display: the panel is back (\(display.summary))")
             driver.invalidate()

@@ -120,8 +120,12 @@ public enum ItemParser {
 enum Background {
     static let queue = DispatchQueue(label: "panel-refresh.data", attributes: .concurrent)
 
-    static func run(_ work: @escaping @Sendable () -> Result<[Item], Error>,
+    /// - Parameter inline: run `work` here and answer before returning (virtual time, where a
+    ///   source's answer takes no time: replays).
+    @MainActor
+    static func run(inline: Bool = false, _ work: @escaping @Sendable () -> Result<[Item], Error>,
                     then completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
+        guard !inline else { return completion(work()) }
         queue.async {
             let result = work()
             Task { @MainActor in completion(result) }
@@ -135,6 +139,9 @@ enum Background {
 @MainActor
 public final class CommandItemSource: ItemSource {
     public var fields = ItemParser.Fields()
+    /// Whether a load does its work on the caller's thread and answers before it returns
+    /// (virtual time: a replay, where a source's answer takes no time); off in the kiosk.
+    public var runsInline = false
     public let executable: String
     public let arguments: [String]
     public var timeout: Double
@@ -147,7 +154,7 @@ public final class CommandItemSource: ItemSource {
 
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
         let executable = executable, arguments = arguments + [String(page)], timeout = timeout, fields = fields
-        Background.run({ Result { try Self.run(executable, arguments, page: page, pageSize: pageSize, timeout: timeout, fields: fields) } },
+        Background.run(inline: runsInline, { Result { try Self.run(executable, arguments, page: page, pageSize: pageSize, timeout: timeout, fields: fields) } },
                        then: completion)
     }
 
@@ -180,13 +187,16 @@ public final class CommandItemSource: ItemSource {
 @MainActor
 public final class FileItemSource: ItemSource {
     public var fields = ItemParser.Fields()
+    /// Whether a load does its work on the caller's thread and answers before it returns
+    /// (virtual time: a replay, where a source's answer takes no time); off in the kiosk.
+    public var runsInline = false
     public let path: String
 
     public init(path: String) { self.path = path }
 
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
         let path = path, fields = fields
-        Background.run({
+        Background.run(inline: runsInline, {
             Result {
                 let bytes: [UInt8]
                 do throws(BoundedFile.Failure) {
@@ -212,6 +222,9 @@ public final class FileItemSource: ItemSource {
 @MainActor
 public final class HTTPItemSource: ItemSource {
     public var fields = ItemParser.Fields()
+    /// Whether a load does its work on the caller's thread and answers before it returns
+    /// (virtual time: a replay, where a source's answer takes no time); off in the kiosk.
+    public var runsInline = false
     public let url: String
     public var timeout: Double
     /// A file whose first line is the password (read at every load: a rotated credential is
@@ -236,7 +249,7 @@ public final class HTTPItemSource: ItemSource {
             completion(.failure(DataSourceError.unreachable(source: text, reason: "not an http(s) URL")))
             return
         }
-        Background.run({
+        Background.run(inline: runsInline, {
             Result {
                 var credentials = userinfo
                 if let passwordFile {

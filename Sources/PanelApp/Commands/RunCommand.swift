@@ -74,8 +74,9 @@ public enum RunCommand {
         }
     }
 
-    /// The data source the configuration names.
-    public static func source(for configuration: Configuration, animator: Animator) -> any ItemSource {
+    /// The data source the configuration names; `inline`: its work answers before `load`
+    /// returns (virtual time).
+    public static func source(for configuration: Configuration, animator: Animator, inline: Bool = false) -> any ItemSource {
         let fields = ItemParser.Fields(title: configuration.titleField, subtitle: configuration.subtitleField)
         switch configuration.source {
         case .sample:
@@ -84,15 +85,18 @@ public enum RunCommand {
             let source = CommandItemSource(executable: configuration.command[0], arguments: Array(configuration.command.dropFirst()),
                                            timeout: configuration.timeout)
             source.fields = fields
+            source.runsInline = inline
             return source
         case .file:
             let source = FileItemSource(path: configuration.file ?? "")
             source.fields = fields
+            source.runsInline = inline
             return source
         case .http:
             let source = HTTPItemSource(url: configuration.url ?? "", timeout: configuration.timeout,
                                         passwordFile: configuration.urlPasswordFile)
             source.fields = fields
+            source.runsInline = inline
             return source
         }
     }

@@ -35,9 +35,9 @@ public final class PanelSession: ListDataSource {
     public var onItemsChanged: (() -> Void)?
     /// Hears data source failures (the program logs them and sets STATUS).
     public var onError: ((any Error) -> Void)?
-    /// How long the last frame took to draw, seconds (the frame driver's timing), for the
-    /// trace's frame lines.
-    public var renderSeconds: (() -> Double?)?
+    /// Whether the trace's frame lines carry `renderMs` (`--timings`): a measurement of the
+    /// machine, so a trace with it differs from run to run.
+    public var tracesTimings = false
     /// Seconds of the scene's clock at the first input event; traces count from it.
     public var traceOrigin: Double = 0
 
@@ -78,16 +78,23 @@ public final class PanelSession: ListDataSource {
             self.record(.pan(t: self.now, phase: e.state.rawValue, x: e.location.x, y: e.location.y,
                              vx: e.velocity.x, vy: e.velocity.y, touches: e.numberOfTouches))
         }
-        let previous = scene.onFrame
-        scene.onFrame = { [weak self] damage in
-            previous?(damage)
-            guard let self else { return }
-            self.record(.frame(t: self.now, offsetX: self.list.contentOffset.x, offsetY: self.list.contentOffset.y,
-                               rows: self.list.numberOfRows, renderMs: (self.renderSeconds?() ?? 0) * 1000))
-        }
     }
 
     private var now: Double { scene.clock.now - traceOrigin }
+
+    /// Starts the trace afresh with `t` counted from `origin` (seconds of the scene's clock):
+    /// a replay's trace begins with its recording, after the first page is in.
+    public func beginTrace(origin: Double) {
+        trace.removeAll()
+        traceOrigin = origin
+    }
+
+    /// A frame reached the display (the frame driver's completion): the trace's frame line.
+    /// - Parameter renderSeconds: how long it took to draw and copy, seconds.
+    public func framePresented(renderSeconds: Double) {
+        record(.frame(t: now, offsetX: list.contentOffset.x, offsetY: list.contentOffset.y, rows: list.numberOfRows,
+                      renderMs: tracesTimings ? renderSeconds * 1000 : nil))
+    }
 
     private func record(_ event: TraceEvent) {
         trace.append(event)

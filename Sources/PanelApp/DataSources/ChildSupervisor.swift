@@ -64,8 +64,8 @@ public enum ChildSupervisor {
     public static func endAll(grace: Double = 0.5) {
         let leaders = state.withLock { Array($0.running.keys) }
         for pid in leaders { kill(-pid, SIGTERM) }
-        let until = monotonicNow() + grace
-        while monotonicNow() < until, leaders.contains(where: { panel_child_has_ended($0) == 0 }) { usleep(10_000) }
+        let until = RealTimeDriver.now() + grace
+        while RealTimeDriver.now() < until, leaders.contains(where: { panel_child_has_ended($0) == 0 }) { usleep(10_000) }
         for pid in leaders { kill(-pid, SIGKILL) }
         if state.withLock({ $0.subreaper }) { endDescendants { _ in true } }
     }

@@ -57,6 +57,13 @@ public struct Configuration: Sendable {
     public var swapAxes = false
     public var invertX = false
     public var invertY = false
+
+    /// The input settings as one value, for a picture turned by `picture` (by default
+    /// `display.rotation`): touch follows the picture's turn plus the sensor's own.
+    public func touchMapping(picture: Rotation? = nil) -> TouchMapping {
+        TouchMapping(rotation: (picture ?? displayRotation).adding(rotation), calibration: calibration ?? .identity,
+                     swapAxes: swapAxes, invertX: invertX, invertY: invertY)
+    }
     public var positionAxes: (x: UInt16, y: UInt16)?
     public var grab = true
     // [display]

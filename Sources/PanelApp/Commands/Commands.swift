@@ -41,8 +41,10 @@ public enum ReplayCommand {
         public var framesDirectory: String?
         public var refreshSeconds = 1.0
         public var positionAxes: (x: UInt16, y: UInt16)?
-        /// Input mapping, locale and styles from a configuration file (`--config`).
+        /// The whole configuration (`--config`): data source, input mapping, locale, styles.
         public var configuration: Configuration?
+        /// Frame lines with `renderMs` (`--timings`): the trace then differs from run to run.
+        public var timings = false
 
         public init(file: String) { self.file = file }
     }
@@ -68,53 +70,58 @@ public enum ReplayCommand {
     }
 
     /// A recording already read, on `fonts` (the fuzz target reuses one library for every
-    /// input).
+    /// input): the kiosk's runtime on a headless display, stepped in virtual time.
     public static func run(_ recording: EvemuRecording, _ options: Options, fonts: FontLibrary,
                            onTrace: ((TraceEvent) -> Void)? = nil) throws -> Result {
         try checkRefreshSeconds(options)
-        let scene = Scene(size: Size(width: Double(options.width), height: Double(options.height)))
-        scene.screen.textMeasurer = fonts
         if let dir = options.framesDirectory {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
-        let frames = HeadlessFramePath(scene: scene, fonts: fonts, directory: options.framesDirectory)
-        let source = SampleItemSource(delay: options.refreshSeconds, animator: scene.animator)
-        let config = options.configuration ?? Configuration()
-        let localizer = RefreshLocalizer(language: RefreshLanguage(code: config.locale ?? "en"))
-        let session = PanelSession(scene: scene, source: source, localizer: localizer,
-                                   header: try Appearance.header(config, localizer: localizer, screen: (options.width, options.height)),
-                                   footer: try Appearance.footer(config, localizer: localizer),
-                                   orientation: config.orientation == .vertical ? .vertical : .horizontal,
-                                   trailer: Appearance.trailer(config, localizer: localizer))
-        if options.configuration != nil { Appearance.styleRows(session.list, config) }
-        session.onTrace = onTrace
-        session.renderSeconds = { frames.driver.lastTiming?.renderSeconds }
-        session.showFirstPage()
-        scene.frame()
-        var configuration = TouchAssembler.Configuration(positionAxes: options.positionAxes ?? config.positionAxes)
-        configuration.maxProtocolAJump = .infinity
+        // The whole configuration, data source included, as `run` takes it; without one, the
+        // sample data, already shown, answering in `--refresh-seconds`.
+        var configuration = options.configuration ?? Configuration()
+        if options.configuration == nil { configuration.refreshSeconds = options.refreshSeconds }
+        if options.rotation != .none { configuration.displayRotation = options.rotation }
+        // A replay never touches the kiosk's saved state, nor reads an earlier replay's.
+        let state = try ScratchDirectory("replay")
+        configuration.stateDirectory = state.path
+        let display = HeadlessDisplay(width: options.width, height: options.height)
+        display.frameDirectory = options.framesDirectory
+        let clock = ManualClock()
+        let host = try KioskHost(configuration: configuration, display: display, clock: clock) { c in
+            try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: SilentNotifier(),
+                             source: { animator in
+                                 options.configuration == nil ? SampleItemSource(delay: c.refreshSeconds, animator: animator)
+                                     : RunCommand.source(for: c, animator: animator, inline: true)
+                             }, clock: clock, announcesList: false)
+        }
+        guard let session = host.runtime.session else { throw UsageError("a replay needs the list") }
+        session.tracesTimings = options.timings
+        var failure: (any Error)?
+        host.runtime.driver.onError = { failure = failure ?? $0 }
+        let time = VirtualTimeDriver(host)
+        if options.configuration == nil { session.showFirstPage() }
+        host.start(at: clock.now, loading: options.configuration != nil)
+        time.settle(limit: max(30, options.refreshSeconds * 4))
+        var assembly = TouchAssembler.Configuration(positionAxes: options.positionAxes ?? configuration.positionAxes)
+        assembly.maxProtocolAJump = .infinity
         var replay = try EvemuReplay(recording: recording, width: Double(options.width), height: Double(options.height),
-                                     configuration: configuration)
-        // The picture's turn (--rotation, else display.rotation) and the sensor's own.
-        let pictureRotation = options.rotation == .none ? config.displayRotation : options.rotation
-        replay.assembler.mapping.rotation = pictureRotation.adding(config.rotation)
-        replay.assembler.mapping.calibration = config.calibration ?? .identity
-        replay.assembler.mapping.swapAxes = config.swapAxes
-        replay.assembler.mapping.invertX = config.invertX
-        replay.assembler.mapping.invertY = config.invertY
-        let start = scene.clock.now + 0.1
-        session.traceOrigin = start
+                                     configuration: assembly)
+        replay.assembler.mapping.touch = configuration.touchMapping()
+        let start = clock.now + 0.1
+        session.beginTrace(origin: start)
+        session.onTrace = onTrace
         let assembled = replay.assemble(start: start)
         if assembled.droppedContacts > 0 {
             let warning = InputError.tooManyContacts(device: recording.device.name, limit: TouchAssembler.maxContacts)
             Log.warning("\(options.file): \(warning) (\(assembled.droppedContacts) dropped)")
         }
-        scene.play(assembled.frames)
+        time.play(assembled.frames)
         // Run on until every animation has settled (a refresh completes, the list stops).
-        scene.settle(limit: max(30, options.refreshSeconds * 4))
+        time.settle(limit: max(30, options.refreshSeconds * 4))
         // A frame that could not be saved is a failed replay, not a silent gap.
-        try frames.check()
-        return Result(trace: session.trace, framesPresented: frames.display.framesPresented)
+        if let failure { throw failure }
+        return withExtendedLifetime(state) { Result(trace: session.trace, framesPresented: display.framesPresented) }
     }
 }
 
@@ -135,15 +142,22 @@ public enum DemoCommand {
     public static func run(width: Int = 800, height: Int = 480, directory: String) throws -> Result {
         let framesDirectory = directory + "/frames"
         try FileManager.default.createDirectory(atPath: framesDirectory, withIntermediateDirectories: true)
-        let scene = Scene(size: Size(width: Double(width), height: Double(height)))
         let fonts = try FontLibrary()
-        scene.screen.textMeasurer = fonts
-        let frames = HeadlessFramePath(scene: scene, fonts: fonts, directory: framesDirectory)
-        let display = frames.display
+        let display = HeadlessDisplay(width: width, height: height)
+        display.frameDirectory = framesDirectory
+        var configuration = Configuration()
+        let state = try ScratchDirectory("demo")
+        configuration.stateDirectory = state.path
+        let clock = ManualClock()
+        let host = try KioskHost(configuration: configuration, display: display, clock: clock) { c in
+            try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: SilentNotifier(),
+                             source: { SampleItemSource(pages: 3, delay: 1, animator: $0) }, clock: clock, announcesList: false)
+        }
         // Frames at 30 Hz keep the folder and the animation small.
-        scene.frameInterval = 1.0 / 30
-        let source = SampleItemSource(pages: 3, delay: 1, animator: scene.animator)
-        let session = PanelSession(scene: scene, source: source, localizer: RefreshLocalizer())
+        host.frameInterval = 1.0 / 30
+        guard let session = host.runtime.session else { throw UsageError("the demo needs the list") }
+        var failure: (any Error)?
+        host.runtime.driver.onError = { failure = failure ?? $0 }
         var moments: [String: String] = [:]
         var pending: String?
         session.onTrace = { event in
@@ -160,53 +174,33 @@ public enum DemoCommand {
             default: break
             }
         }
+        let time = VirtualTimeDriver(host)
         session.showFirstPage()
-        scene.frame()
+        host.start(at: clock.now, loading: false)
         let w = Double(width), h = Double(height)
         // Pull to refresh: far enough that the rubber band shows 1.5 times the header's
         // trigger distance, whatever the screen's height.
         let band = RubberBand(dimension: h)
         let pull = min(band.distance(forOverscroll: session.header.height * 1.5) + GestureConstants.touchSlop, h * 0.9)
-        var script = GestureScript(start: scene.clock.now + 0.5)
+        var script = GestureScript(start: clock.now + 0.5)
         script.drag(from: Point(x: w / 2, y: h * 0.05), to: Point(x: w / 2, y: h * 0.05 + pull), duration: 0.5, hold: 0.2)
-        session.traceOrigin = scene.clock.now + 0.5
-        scene.play(script.frames)
-        scene.settle()
+        session.traceOrigin = clock.now + 0.5
+        time.play(script.frames)
+        time.settle()
         // Swipe up until everything is loaded.
         for _ in 0..<10 where session.footer.state != .noMoreData {
-            var swipe = GestureScript(start: scene.clock.now + 0.3)
+            var swipe = GestureScript(start: clock.now + 0.3)
             swipe.drag(from: Point(x: w / 2, y: h * 0.85), to: Point(x: w / 2, y: h * 0.2), duration: 0.15)
-            scene.play(swipe.frames)
-            scene.settle()
+            time.play(swipe.frames)
+            time.settle()
         }
-        scene.wait(0.5)
-        try frames.check()
+        time.advance(by: 0.5)
+        if let failure { throw failure }
         let files = try FileManager.default.contentsOfDirectory(atPath: framesDirectory).filter { $0.hasSuffix(".png") }.sorted()
         let animation = directory + "/demo.png"
         try AnimatedPNG.write(frames: files.map { framesDirectory + "/" + $0 }, delay: 1.0 / 30, to: animation)
-        return Result(directory: directory, frames: files.count, animation: animation, trace: session.trace, moments: moments)
-    }
-}
-
-/// A scene drawn, as on the panel, through the program's one frame path onto a headless
-/// display (saving each frame into `directory` when given), remembering a frame that
-/// could not be presented: the demo and replays.
-@MainActor
-final class HeadlessFramePath {
-    let display: HeadlessDisplay
-    let driver: FrameDriver
-    private var error: (any Error)?
-
-    init(scene: Scene, fonts: FontLibrary, directory: String?) {
-        display = HeadlessDisplay(width: Int(scene.screen.size.width), height: Int(scene.screen.size.height))
-        display.frameDirectory = directory
-        driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: monotonicNow)
-        driver.onError = { [weak self] in self?.error = $0 }
-        scene.drawer = { [driver] in driver.drawFrame() }
-    }
-
-    /// Throws the last present failure, if there was one.
-    func check() throws {
-        if let error { throw error }
+        return withExtendedLifetime(state) {
+            Result(directory: directory, frames: files.count, animation: animation, trace: session.trace, moments: moments)
+        }
     }
 }

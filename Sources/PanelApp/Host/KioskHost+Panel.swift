@@ -1,0 +1,70 @@
+import FoundationEssentials
+import Glibc
+import PanelDisplay
+import PanelInput
+import PanelRefresh
+import PanelRender
+
+extension KioskHost {
+    /// The kiosk on this machine: the display the configuration names, the touchscreens (given
+    /// or found by udev), input and DRM hotplug, the backlight, systemd's notifications, the
+    /// machine's language and time zone, on the real-time driver's clock. `content` is the
+    /// configured list unless an app gives its own views. Start it with `RealTimeDriver(host).run()`.
+    ///
+    /// - Parameters:
+    ///   - path: the configuration's file, read again on SIGHUP (nil: no reload).
+    ///   - display: a display to use instead of the configured one (tests, a desktop window).
+    ///   - views: an app's own views instead of the configured list.
+    public static func panel(configuration: Configuration, path: String? = nil, display given: (any Display)? = nil,
+                             views: ((Scene) throws -> Void)? = nil) throws -> KioskHost {
+        Log.info("starting" + (path.map { " with \($0)" } ?? " with the built-in defaults"))
+        // Descendants that escape a data-source command's group (a setsid daemon) come back to
+        // the kiosk, which ends them with their refresh (ChildSupervisor).
+        do { try ChildSupervisor.becomeSubreaper() } catch { Log.warning("cannot become the reaper of escaped children: \(error)") }
+        let display = try given ?? RunCommand.display(for: configuration)
+        Log.info("display \(display.width)x\(display.height): \(display.summary)")
+        let clock = RealTimeDriver.makeClock()
+        let fonts = try FontLibrary()
+        let notifier = SystemdNotifier()
+        // The one place the environment is read: $LANG and the time zone.
+        let environment = HostEnvironment.read()
+        let backlight = configuration.blankAfter > 0 ? Backlight.find(configuration.backlight) : nil
+        if configuration.blankAfter > 0 {
+            Log.info("blanking after \(configuration.blankAfter) s idle; backlight: \(backlight?.path ?? "none")")
+        }
+        let makeRuntime = { (file: Configuration) throws -> PanelRuntime in
+            let c = environment.applied(to: file)
+            let content: PanelRuntime.Content = views.map { .views(build: $0) } ?? .list(source: { RunCommand.source(for: c, animator: $0) })
+            return try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content,
+                                    clock: clock, stopwatch: RealTimeDriver.stopwatch, backlight: backlight, host: environment)
+        }
+        // Touch follows the picture's turn, plus the sensor's own when it is mounted differently.
+        let set = TouchscreenSet(explicitPaths: configuration.devices.isEmpty ? nil : configuration.devices,
+                                 width: Double(display.width), height: Double(display.height),
+                                 configuration: TouchAssembler.Configuration(positionAxes: configuration.positionAxes),
+                                 mapping: configuration.touchMapping()) {
+            try EvdevDevice(path: $0, requireDirect: false, grab: configuration.grab)
+        }
+        set.onError = { Log.error("touchscreen: \($0)") }
+        let discovered: [TouchscreenInfo]
+        do {
+            discovered = try TouchscreenDiscovery.list()
+        } catch {
+            Log.warning("cannot ask udev for touchscreens: \(error)")
+            discovered = []
+        }
+        set.start(discovered: discovered)
+        if set.nodes.isEmpty { Log.warning("no touchscreen yet; waiting for one to appear") }
+        for node in set.nodes { Log.info("touchscreen \(node)") }
+        var monitor: HotplugMonitor?
+        do { monitor = try HotplugMonitor() } catch { Log.warning("no hotplug: \(error)") }
+        var displayMonitor: DisplayHotplugMonitor?
+        if display.pacesFrames {
+            do { displayMonitor = try DisplayHotplugMonitor() } catch { Log.warning("no display hotplug: \(error)") }
+        }
+        let host = try KioskHost(configuration: configuration, display: display, clock: clock, touchscreens: set, monitor: monitor,
+                                 displayMonitor: displayMonitor, makeRuntime: makeRuntime)
+        host.configurationPath = path
+        return host
+    }
+}

@@ -1,0 +1,249 @@
+import FoundationEssentials
+import Glibc
+import PanelDisplay
+import PanelInput
+import PanelRefresh
+import PanelRender
+
+/// The kiosk without a loop: the runtime, its clock, the touchscreens, reload, hotplug and the
+/// display's events. Every entry takes the time of its event; ``RealTimeDriver`` calls them
+/// from Dispatch sources with CLOCK_MONOTONIC, ``VirtualTimeDriver`` with virtual time. The
+/// clock moves in one place (`arrive(at:)`); everything after it reads the clock.
+///
+/// The seams stay open for another backend: a display is any ``Display``, touchscreens any
+/// ``EventSource`` opened by the ``TouchscreenSet``.
+@MainActor
+public final class KioskHost: TimeStepped {
+    /// The runtime in use (a reload or a new panel size builds another).
+    public private(set) var runtime: PanelRuntime
+    /// The one clock of the kiosk; moved only by `arrive(at:)`.
+    public let clock: ManualClock
+    /// The configuration in use (SIGHUP compares the new one with it).
+    public private(set) var configuration: Configuration
+    /// The file the configuration came from (SIGHUP reads it again); nil: no reload.
+    public var configurationPath: String?
+    /// Builds a runtime for a configuration on this display (start, reload, a new panel size).
+    public let makeRuntime: (Configuration) throws -> PanelRuntime
+    /// The touchscreens (nil: touch comes only through `touch(_:at:)`).
+    public let touchscreens: TouchscreenSet?
+    /// Input hotplug (udev), when there is one.
+    public let monitor: HotplugMonitor?
+    /// DRM hotplug (udev), when the display is a card.
+    public let displayMonitor: DisplayHotplugMonitor?
+    /// Where frames go.
+    public let display: any Display
+    /// Seconds between frames while something moves and the display does not pace them (1/60).
+    public var frameInterval: Double = 1.0 / 60
+    /// Virtual time on a display whose frames complete by an event (a DRM card in memory): the
+    /// frame in flight completes at the next tick, as a 60 Hz flip would.
+    public var completesFramesOnTick = false
+    /// Touch frames still to come from a script (the live demo), in time order.
+    private var script: ArraySlice<TouchFrame> = []
+    /// Hears every runtime the host starts (the first and each reload's): the place to wire a
+    /// trace or an app's views' handlers.
+    public var onRuntime: ((PanelRuntime) -> Void)?
+
+    /// What a signal asks of the driver.
+    public enum SignalOutcome: Sendable, Equatable {
+        /// Handled; the loop goes on.
+        case handled
+        /// The kiosk stopped: the driver ends the process with this code.
+        case exit(Int32)
+    }
+
+    /// A host over a runtime built by `makeRuntime` from `configuration`.
+    public init(configuration: Configuration, display: any Display, clock: ManualClock,
+                touchscreens: TouchscreenSet? = nil, monitor: HotplugMonitor? = nil, displayMonitor: DisplayHotplugMonitor? = nil,
+                makeRuntime: @escaping (Configuration) throws -> PanelRuntime) throws {
+        self.configuration = configuration
+        self.display = display
+        self.clock = clock
+        self.touchscreens = touchscreens
+        self.monitor = monitor
+        self.displayMonitor = displayMonitor
+        self.makeRuntime = makeRuntime
+        runtime = try makeRuntime(configuration)
+    }
+
+    /// The one place the kiosk's clock moves: to the time of the event being handled.
+    private func arrive(at time: Double) { clock.advance(to: time) }
+
+    // MARK: Entries, each with its event's time
+
+    /// Loads the first page and draws the first frame; `loading` false: the list keeps what
+    /// it shows (replays and the headless demo begin from a full list).
+    public func start(at time: Double, loading: Bool = true) {
+        arrive(at: time)
+        onRuntime?(runtime)
+        runtime.start(loading: loading)
+    }
+
+    /// Plays `frames` as if they came from a touchscreen, each at its time stamp (the live
+    /// demo's script under the real-time driver).
+    public func schedule(_ frames: [TouchFrame]) {
+        script = ArraySlice((Array(script) + frames).sorted { $0.timestamp < $1.timestamp })
+    }
+
+    /// Whether scripted touch frames are still to come.
+    public var hasScript: Bool { !script.isEmpty }
+
+    /// A touchscreen's descriptor is readable: its frames go to the runtime. Returns false when
+    /// the device went away (the driver stops watching it).
+    @discardableResult
+    public func touchscreenReadable(_ node: String, at time: Double) -> Bool {
+        arrive(at: time)
+        guard let touchscreens else { return false }
+        runtime.handle(touchscreens.read(node: node, now: clock.now))
+        guard touchscreens.input(for: node) != nil else {
+            Log.warning("\(node) went away; waiting for it to come back")
+            return false
+        }
+        return true
+    }
+
+    /// Input hotplug: devices come and go. Returns the nodes to watch now.
+    public func inputHotplug(at time: Double) {
+        arrive(at: time)
+        guard let monitor, let touchscreens else { return }
+        for change in monitor.receive() {
+            runtime.handle(touchscreens.handle(change, now: clock.now))
+            if case .added(let info) = change, touchscreens.input(for: info.node) != nil {
+                Log.info("using \(info.node) (\(info.name))")
+            }
+        }
+    }
+
+    /// The display's descriptor is readable: frames complete, the next is drawn.
+    public func displayEvents(at time: Double) {
+        arrive(at: time)
+        do { try display.handleEvents() } catch { Log.error("display events: \(error)") }
+        runtime.frameCompleted()
+    }
+
+    /// A DRM uevent: the panel went away, came back, or came back in another mode (then the
+    /// UI is built again at the new size, as a reload does).
+    public func displayHotplug(at time: Double) {
+        arrive(at: time)
+        guard let displayMonitor, displayMonitor.receive() else { return }
+        let generation = display.eventDescriptorGeneration
+        let probe = display.reprobe()
+        if display.eventDescriptorGeneration != generation {
+            Log.info("display: the card came back as a new device (\(display.summary))")
+        }
+        if case .connected(let width, let height) = probe,
+           Double(width) != runtime.scene.screen.size.width || Double(height) != runtime.scene.screen.size.height {
+            Log.info("display: the panel is back at \(width)x\(height) (\(display.summary))")
+            touchscreens?.resize(width: Double(width), height: Double(height))
+            replaceRuntime(with: configuration)
+        } else {
+            runtime.displayProbed(probe)
+        }
+    }
+
+    /// A signal read from the signal pipe: SIGHUP reloads, SIGUSR1 reports frame timings,
+    /// anything else stops the kiosk.
+    public func signal(_ number: Int32, at time: Double) -> SignalOutcome {
+        arrive(at: time)
+        switch number {
+        case SIGHUP:
+            reload()
+            return .handled
+        case SIGUSR1:
+            runtime.reportStatistics()
+            return .handled
+        default:
+            Log.info("stopping")
+            runtime.stop()
+            // A data-source command still running, and what escaped its group, end with us.
+            ChildSupervisor.endAll()
+            return .exit(0)
+        }
+    }
+
+    /// The watchdog timer (it runs on the loop: a hung loop stops pinging).
+    public func watchdog() { runtime.watchdog() }
+
+    /// The service manager's watchdog period, seconds, when it asks for pings.
+    public var watchdogInterval: Double? { runtime.notifier.watchdogInterval }
+
+    // MARK: TimeStepped
+
+    /// The kiosk's time, seconds.
+    public var now: Double { clock.now }
+
+    /// When the runtime or the script needs the loop next; nil: sleep until an event.
+    public var nextWakeUp: Double? {
+        [runtime.nextWakeUp, script.first?.timestamp, completesFramesOnTick && display.isFrameInFlight ? clock.now : nil]
+            .compactMap { $0 }.min()
+    }
+
+    /// The timer: scripted touches that are due, then animations, blanking and frames.
+    public func tick(at time: Double) {
+        arrive(at: time)
+        if completesFramesOnTick && display.isFrameInFlight {
+            do { try display.handleEvents() } catch { Log.error("display events: \(error)") }
+            runtime.frameCompleted()
+        }
+        var due: [TouchFrame] = []
+        while let next = script.first, next.timestamp <= clock.now {
+            due.append(next)
+            script = script.dropFirst()
+        }
+        if !due.isEmpty { runtime.handle(due) }
+        runtime.pump()
+    }
+
+    /// Touch frames from elsewhere than the touchscreens (a recording played in virtual time).
+    public func touch(_ frames: [TouchFrame], at time: Double) {
+        arrive(at: time)
+        runtime.handle(frames)
+    }
+
+    // MARK: Reload
+
+    @discardableResult
+    private func replaceRuntime(with fresh: Configuration) -> Bool {
+        do {
+            let next = try makeRuntime(fresh)
+            runtime.retire()
+            runtime = next
+            configuration = fresh
+            onRuntime?(runtime)
+            runtime.start()
+            return true
+        } catch {
+            refuseReload(error)
+            return false
+        }
+    }
+
+    private func refuseReload(_ error: any Error) {
+        Log.event(.reloadRefused, priority: 3, "reload: \(error); keeping the configuration in use",
+                  fields: ["PANEL_REFRESH_ERROR": "\(error)"])
+        runtime.notifier.notify("STATUS=reload refused: \(error); keeping the configuration in use")
+    }
+
+    /// SIGHUP: a new session (data source, rows, appearance, locale) on the same display and
+    /// touchscreens. A bad file keeps the configuration in use.
+    private func reload() {
+        guard let path = configurationPath else {
+            Log.warning("reload: no configuration file to read")
+            return
+        }
+        let fresh: Configuration
+        do {
+            fresh = try Configuration.load(path: path)
+        } catch {
+            refuseReload(error)
+            return
+        }
+        if fresh.devices != configuration.devices || fresh.rotation != configuration.rotation
+            || fresh.displayRotation != configuration.displayRotation
+            || fresh.backend != configuration.backend || fresh.card != configuration.card {
+            Log.warning("reload: input and display settings apply at the next start")
+        }
+        guard replaceRuntime(with: fresh) else { return }
+        Log.info("reloaded \(path)")
+        runtime.notifier.notify("STATUS=reloaded the configuration")
+    }
+}

@@ -1,0 +1,154 @@
+import Dispatch
+import FoundationEssentials
+import Glibc
+import PanelDisplay
+import PanelInput
+import PanelRefresh
+
+/// Real time: a ``KioskHost`` on the main queue's Dispatch sources (the touchscreens, udev for
+/// input and DRM hotplug, the display's events, the signal pipe), one timer re-armed to the
+/// host's next wake-up (disarmed while nothing moves: idle means no wake-ups) and the
+/// watchdog's timer. Every entry gets CLOCK_MONOTONIC's time, the base of the kernel's touch
+/// and flip time stamps; this file is the only code that reads that clock for the kiosk.
+/// Every handler runs on the main queue, hence on the main actor.
+@MainActor
+public final class RealTimeDriver {
+    /// What is driven.
+    public let host: KioskHost
+    private var inputSources: [String: DispatchSourceRead] = [:]
+    private var keep: [any DispatchSourceProtocol] = []
+    /// The display's events, and the generation of the descriptor it watches.
+    private var displayEvents: DispatchSourceRead?
+    private var watchedDisplayGeneration: Int?
+    private let timer: DispatchSourceTimer
+    /// Called instead of running on when a signal stops the kiosk or the script ends
+    /// (by default: the process exits with the code).
+    public var onExit: (Int32) -> Never = { exit($0) }
+    /// Whether the kiosk ends when its scripted touches are done and nothing moves (the live demo).
+    public var endsAfterScript = false
+
+    /// A driver for `host`; nothing runs until `run()`.
+    public init(_ host: KioskHost) {
+        self.host = host
+        timer = DispatchSource.makeTimerSource(queue: .main)
+    }
+
+    /// Seconds of CLOCK_MONOTONIC.
+    public nonisolated static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// Frame timings' clock: CLOCK_MONOTONIC, for ``PanelRuntime``'s `stopwatch`.
+    public nonisolated static let stopwatch: @Sendable () -> Double = { now() }
+
+    /// A kiosk clock at CLOCK_MONOTONIC's time, its calendar time the machine's.
+    public static func makeClock() -> ManualClock {
+        let t = now()
+        return ManualClock(now: t, epoch: Date(timeIntervalSinceNow: -t))
+    }
+
+    private func onMain(_ body: @escaping @MainActor () -> Void) -> @Sendable () -> Void {
+        { MainActor.assumeIsolated { body() } }
+    }
+
+    private func readSource(_ fd: Int32, _ handler: @escaping @MainActor () -> Void) -> DispatchSourceRead {
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
+        source.setEventHandler(handler: onMain(handler))
+        source.resume()
+        return source
+    }
+
+    /// Every handler: the host's entry at the time of now, then the sources and the timer
+    /// brought up to date with what the entry changed.
+    private func enter(_ entry: (Double) -> Void) {
+        entry(Self.now())
+        settleSources()
+    }
+
+    /// Starts the kiosk and runs the main queue; never returns (a signal ends the process).
+    public func run() -> Never {
+        start()
+        dispatchMain()
+    }
+
+    /// Wires the sources and starts the host (`run()` does it; tests of the wiring call it alone).
+    public func start() {
+        timer.setEventHandler(handler: onMain { [unowned self] in self.enter(self.host.tick) })
+        timer.schedule(deadline: .distantFuture)
+        timer.resume()
+        if let monitor = host.monitor {
+            keep.append(readSource(monitor.fileDescriptor) { [unowned self] in self.enter(self.host.inputHotplug) })
+        }
+        if let displayMonitor = host.displayMonitor {
+            keep.append(readSource(displayMonitor.fileDescriptor) { [unowned self] in self.enter(self.host.displayHotplug) })
+        }
+        if let interval = host.watchdogInterval {
+            let watchdog = DispatchSource.makeTimerSource(queue: .main)
+            watchdog.schedule(deadline: .now(), repeating: interval / 2)
+            watchdog.setEventHandler(handler: onMain { [unowned self] in self.host.watchdog() })
+            watchdog.resume()
+            keep.append(watchdog)
+        }
+        // Signals wait in SignalPipe from main's first line; any that came during start-up
+        // are read as soon as this source runs.
+        if SignalPipe.readEnd >= 0 {
+            keep.append(readSource(SignalPipe.readEnd) { [unowned self] in
+                for number in SignalPipe.receive() {
+                    if case .exit(let code) = self.host.signal(number, at: Self.now()) { self.onExit(code) }
+                }
+                self.settleSources()
+            })
+        }
+        enter { self.host.start(at: $0) }
+    }
+
+    /// Watches the touchscreens in use and the display's current descriptor, and arms the
+    /// timer for the host's next wake-up.
+    private func settleSources() {
+        let nodes = Set(host.touchscreens?.nodes ?? [])
+        for (node, source) in inputSources where !nodes.contains(node) {
+            source.cancel()
+            inputSources[node] = nil
+        }
+        for node in nodes where inputSources[node] == nil {
+            guard let fd = host.touchscreens?.input(for: node)?.source.pollDescriptor else { continue }
+            inputSources[node] = readSource(fd) { [unowned self] in
+                self.enter { self.host.touchscreenReadable(node, at: $0) }
+            }
+        }
+        if host.display.eventDescriptorGeneration != watchedDisplayGeneration { watchDisplayEvents() }
+        if endsAfterScript, !host.hasScript, host.runtime.nextWakeUp == nil {
+            host.runtime.stop()
+            onExit(0)
+        }
+        schedule()
+    }
+
+    /// Watches the display's current descriptor. A card that went away and came back has a
+    /// new one: the old source is cancelled first, and only once Dispatch has let go of it
+    /// (its cancel handler) does the display close the old descriptor.
+    private func watchDisplayEvents() {
+        if let old = displayEvents {
+            old.setCancelHandler(handler: onMain { [unowned self] in self.host.display.releaseRetiredDescriptors() })
+            old.cancel()
+        }
+        watchedDisplayGeneration = host.display.eventDescriptorGeneration
+        displayEvents = host.display.eventDescriptor.map { fd in
+            readSource(fd) { [unowned self] in self.enter(self.host.displayEvents) }
+        }
+    }
+
+    /// Arms the timer for the host's next wake-up; disarms it when nothing waits.
+    private func schedule() {
+        guard let wake = host.nextWakeUp else {
+            timer.schedule(deadline: .distantFuture)
+            return
+        }
+        let delay = max(0, wake - Self.now())
+        // While something moves and frames are not paced by flips (headless, fbdev): 60 Hz.
+        let paced = host.display.pacesFrames ? delay : max(delay, host.frameInterval)
+        timer.schedule(deadline: .now() + paced)
+    }
+}

@@ -1,0 +1,73 @@
+import PanelGestures
+
+/// What a time driver steps: a ``Scene`` alone (the UI's own tests) or a kiosk host (a runtime on
+/// a display, in PanelApp). The driver decides when; the stepped thing decides what is due.
+///
+/// A driver calls `tick(at:)` and `touch(_:at:)` with times that never go back; the stepped
+/// thing moves its clock to that time (its one place for it) and runs what is due then.
+@MainActor
+public protocol TimeStepped: AnyObject {
+    /// The time of its clock now, seconds.
+    var now: Double { get }
+    /// When something is due next (an animation frame, a timer, a frame to draw), seconds;
+    /// nil when nothing waits: the driver may then sleep until input.
+    var nextWakeUp: Double? { get }
+    /// The shortest time between two frames while something moves, seconds (1/60: a 60 Hz
+    /// panel; the demo draws at 1/30).
+    var frameInterval: Double { get }
+    /// Time has come to `time`: what is due runs, and a frame is drawn if something changed.
+    func tick(at time: Double)
+    /// Touch frames that arrived at `time` (their own time stamps may be earlier).
+    func touch(_ frames: [TouchFrame], at time: Double)
+}
+
+/// Virtual time, in the manner of swift-nio's `EmbeddedEventLoop`: nothing happens until the
+/// caller says how far time goes; then every wake-up on the way runs in order, and frames are
+/// drawn while something moves, no closer together than `frameInterval`. The one code that
+/// decides where virtual time goes: tests, replays, the headless demo, expected frames and the
+/// benchmarks all step through it. (Real time has its own driver, in PanelApp.)
+@MainActor
+public struct VirtualTimeDriver {
+    /// What is stepped.
+    public let target: any TimeStepped
+
+    /// A driver for `target`.
+    public init(_ target: any TimeStepped) { self.target = target }
+
+    /// Runs everything due until `time` (seconds), drawing only while something moves: idle
+    /// time costs no frames. The target's clock ends at `time`.
+    public func advance(to time: Double) {
+        target.tick(at: target.now)
+        while target.now < time {
+            guard let wake = target.nextWakeUp else { break }
+            let next = max(wake, target.now + target.frameInterval)
+            if next >= time { break }
+            target.tick(at: next)
+        }
+        if target.now < time { target.tick(at: time) }
+    }
+
+    /// Lets `seconds` pass.
+    public func advance(by seconds: Double) { advance(to: target.now + max(0, seconds)) }
+
+    /// Delivers touch frames at their time stamps, running what is due in between.
+    public func play(_ frames: [TouchFrame]) {
+        for frame in frames {
+            advance(to: frame.timestamp)
+            target.touch([frame], at: max(frame.timestamp, target.now))
+        }
+        target.tick(at: target.now)
+    }
+
+    /// Runs until nothing waits, or `limit` seconds pass; returns whether it settled.
+    @discardableResult
+    public func settle(limit: Double = 30) -> Bool {
+        let end = target.now + limit
+        target.tick(at: target.now)
+        while target.now < end {
+            guard let wake = target.nextWakeUp else { return true }
+            target.tick(at: max(wake, target.now + target.frameInterval))
+        }
+        return target.nextWakeUp == nil
+    }
+}
