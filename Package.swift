@@ -75,7 +75,7 @@ let package = Package(
         // so libFuzzer's takes over in the fuzzing build and a plain build replays files.
         .target(name: "PanelFuzz", dependencies: ["PanelApp", "PanelInput", "PanelGestures", "PanelRender"]),
         .executableTarget(name: "PanelRefreshFuzz", dependencies: ["PanelFuzz"]),
-        .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelInput", "PanelGestures", "PanelDisplay", "PanelRefresh"]),
+        .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelApp", "PanelInput", "PanelGestures", "PanelDisplay", "PanelRefresh"]),
         .testTarget(name: "PanelGesturesTests", dependencies: ["PanelGestures"]),
         .testTarget(name: "PanelPhysicsTests", dependencies: ["PanelPhysics"]),
         .testTarget(name: "PanelUITests", dependencies: ["PanelUI"]),

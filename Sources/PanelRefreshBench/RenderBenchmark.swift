@@ -1,4 +1,5 @@
 import Foundation
+import PanelApp
 import PanelDisplay
 import PanelRefresh
 import PanelRender
@@ -53,38 +54,42 @@ enum RenderBenchmark {
         fflush(nil)
     }
 
-    /// One measured case: a list on a display, and the frames to time.
+    /// One measured case: a list of `rows` on a display, as the kiosk runs it (a runtime on
+    /// a host, stepped by the virtual-time driver), and the frames to time.
     @MainActor
     struct Stage {
-        let scene: Scene
+        let host: KioskHost
         let list: ListView
         let header: NormalHeader
-        let driver: FrameDriver
-        let display: any Display
         let rows: Rows
+        var runtime: PanelRuntime { host.runtime }
+        var driver: FrameDriver { host.runtime.driver }
+        var display: any Display { host.display }
 
-        /// One frame, completed (a DRM flip's event read at once).
-        func frame() {
-            driver.drawFrame()
-            try? display.handleEvents()
-        }
+        /// One frame of virtual time: what changed is drawn (a DRM flip completes at the next tick).
+        func frame() { VirtualTimeDriver(host).step(by: 1.0 / 60) }
     }
 
-    static func stage(width: Int, height: Int, rows: Int, fonts: FontLibrary, display: any Display) -> Stage {
-        // The picture's size: the display's (turned for rotation).
-        let size = Size(width: Double(display.width), height: Double(display.height))
-        let scene = Scene(size: size)
-        scene.screen.textMeasurer = fonts
-        let list = ListView(frame: Rect(origin: .zero, size: size), animator: scene.animator)
-        list.rowHeight = .fixed(72)
+    static func stage(width: Int, height: Int, rows: Int, fonts: FontLibrary, display: any Display) throws -> Stage {
         let source = Rows(rows)
-        list.dataSource = source
-        list.reloadData()
-        scene.screen.rootView.addSubview(list)
         let header = NormalHeader()
-        list.header = header
-        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: { scene.clock.now })
-        let stage = Stage(scene: scene, list: list, header: header, driver: driver, display: display, rows: source)
+        var list: ListView?
+        let clock = ManualClock()
+        let host = try KioskHost(configuration: Configuration(), display: display, clock: clock) { c in
+            try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: SilentNotifier(), content: .views { scene in
+                let view = ListView(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator)
+                view.rowHeight = .fixed(72)
+                view.dataSource = source
+                view.reloadData()
+                scene.screen.rootView.addSubview(view)
+                view.header = header
+                list = view
+            }, clock: clock)
+        }
+        host.completesFramesOnTick = true
+        guard let list else { throw DisplayError.noDisplay("the list was not built") }
+        host.start(at: 0)
+        let stage = Stage(host: host, list: list, header: header, rows: source)
         stage.frame()
         return stage
     }
@@ -111,8 +116,7 @@ enum RenderBenchmark {
             stage.header.beginRefreshing()
             stage.frame()
             measure("header-animation" + suffix) {
-                stage.scene.clock.advance(by: 1.0 / 12)
-                stage.frame()
+                VirtualTimeDriver(stage.host).step(by: 1.0 / 12)
             }
             stage.header.endRefreshing()
         }
@@ -157,18 +161,18 @@ enum RenderBenchmark {
                         report(name, width: width, height: height, rows: rows, ms: median(runs, body), memcpy: memcpy)
                     }
                 }
-                let headless = stage(width: width, height: height, rows: rows, fonts: fonts,
+                let headless = try stage(width: width, height: height, rows: rows, fonts: fonts,
                                      display: HeadlessDisplay(width: width, height: height))
                 cases(headless, suffix: "", full: true, animation: true, measure: measure)
-                let drm = stage(width: width, height: height, rows: rows, fonts: fonts,
+                let drm = try stage(width: width, height: height, rows: rows, fonts: fonts,
                                 display: try DRMDisplay(drm: MemoryDRM(width: width, height: height)))
                 cases(drm, suffix: "-drm", full: true, animation: true, measure: measure)
                 drm.display.close()
-                let turned = stage(width: width, height: height, rows: rows, fonts: fonts,
+                let turned = try stage(width: width, height: height, rows: rows, fonts: fonts,
                                    display: try DRMDisplay(rotation: .clockwise90, drm: MemoryDRM(width: width, height: height)))
                 cases(turned, suffix: "-drm-rot90", full: false, animation: false, measure: measure)
                 turned.display.close()
-                let portrait = stage(width: height, height: width, rows: rows, fonts: fonts,
+                let portrait = try stage(width: height, height: width, rows: rows, fonts: fonts,
                                      display: HeadlessDisplay(width: height, height: width))
                 cases(portrait, suffix: "-portrait", full: false, animation: false, measure: measure)
             }

@@ -104,9 +104,10 @@ func main() async -> Int32 {
             let explicit = try take("--config", from: &arguments)
             let path = explicit ?? (FileManager.default.fileExists(atPath: Configuration.defaultPath) ? Configuration.defaultPath : nil)
             var configuration = try path.map { try Configuration.load(path: $0) } ?? Configuration()
+            let tracePath = try take("--trace", from: &arguments)
             try RunCommand.apply(arguments: &arguments, to: &configuration)
             try noneLeft(arguments)
-            try run(configuration, path: path)
+            try run(configuration, path: path, tracePath: tracePath)
         case "check":
             let path = try take("--config", from: &arguments) ?? Configuration.defaultPath
             try noneLeft(arguments)
@@ -243,9 +244,25 @@ func noneLeft(_ arguments: [String]) throws {
 }
 
 /// Starts the kiosk; never returns (the loop runs until a signal ends the process).
+/// `tracePath`: the trace's lines (as `replay --trace` prints them, with `renderMs`) appended
+/// to this file, `t` counted from the start of each runtime (the first, each reload's).
 @MainActor
-func run(_ configuration: Configuration, path: String?) throws -> Never {
-    RealTimeDriver(try KioskHost.panel(configuration: configuration, path: path)).run()
+func run(_ configuration: Configuration, path: String?, tracePath: String?) throws -> Never {
+    let host = try KioskHost.panel(configuration: configuration, path: path)
+    if let tracePath {
+        guard let file = fopen(tracePath, "ae") else {
+            throw UsageError("--trace \(tracePath): \(String(cString: strerror(errno)))")
+        }
+        host.onRuntime = { runtime in
+            runtime.session?.tracesTimings = true
+            runtime.session?.beginTrace(origin: runtime.scene.clock.now)
+            runtime.session?.onTrace = { event in
+                fputs(event.json + "\n", file)
+                fflush(file)
+            }
+        }
+    }
+    RealTimeDriver(host).run()
 }
 
 /// Prints the device's description, then its events as evemu lines, until interrupted (as

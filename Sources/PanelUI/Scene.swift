@@ -46,15 +46,18 @@ public final class Scene: TimeStepped {
 
     /// Moves the clock to `time` and draws a frame if something changed.
     public func tick(at time: Double) {
-        clock.advance(to: time)
+        arrive(at: time)
         if screen.needsFrame { frame() }
     }
 
     /// Hands touch frames to the dispatcher at `time`; the frame they cause is drawn at the next tick.
     public func touch(_ frames: [TouchFrame], at time: Double) {
-        clock.advance(to: time)
+        arrive(at: time)
         for frame in frames { dispatcher.handle(frame) }
     }
+
+    /// The one place the scene's clock moves: to the time a driver gives.
+    private func arrive(at time: Double) { clock.advance(to: time) }
 
     // MARK: Virtual time, said shorter
 

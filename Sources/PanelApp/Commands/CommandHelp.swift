@@ -11,7 +11,7 @@ public struct CommandHelp: Sendable {
 
     public static let all: [CommandHelp] = [
         CommandHelp(
-            name: "run", synopsis: "[--config FILE] [--set SECTION.KEY=VALUE]... [--device PATH]... [--rotation N] [--screen WxH]",
+            name: "run", synopsis: "[--config FILE] [--set SECTION.KEY=VALUE]... [--device PATH]... [--rotation N] [--screen WxH] [--trace FILE]",
             summary: """
             The kiosk: the panel's display (DRM, else fbdev; see display.backend), the touchscreens udev reports \
             (or --device), the configured data source. Runs until SIGTERM or SIGINT, rereads the configuration on \
@@ -22,7 +22,8 @@ public struct CommandHelp: Sendable {
                       ("--set SECTION.KEY=VALUE", "override one key; may be repeated"),
                       ("--device PATH", "use this touchscreen (an /dev/input/event node) instead of udev's; may be repeated"),
                       ("--rotation 0|90|180|270", "display.rotation: the picture and touch turned together, clockwise"),
-                      ("--screen WxH", "the headless display's size (display.headless-size)")],
+                      ("--screen WxH", "the headless display's size (display.headless-size)"),
+                      ("--trace FILE", "append the trace's JSON lines to FILE, frame lines with renderMs (as replay --trace --timings)")],
             examples: [("panel-refresh run", "what the systemd unit runs: the configuration is /etc/panel-refresh/config"),
                        ("panel-refresh run --set data.source=file --set data.file=/srv/items.json --rotation 90", "a portrait panel showing a file")]),
         CommandHelp(
@@ -48,7 +49,7 @@ public struct CommandHelp: Sendable {
                       ("--headless", "draw on the headless display even where a panel is usable")],
             examples: [("panel-refresh demo --headless --out /tmp/demo", "frames and demo.png in /tmp/demo")]),
         CommandHelp(
-            name: "replay", synopsis: "FILE [--desc FILE] [--screen WxH] [--rotation N] [--frames DIR] [--trace] [--refresh-seconds S] [--axes X,Y] [--config FILE]",
+            name: "replay", synopsis: "FILE [--desc FILE] [--screen WxH] [--rotation N] [--frames DIR] [--trace] [--timings] [--refresh-seconds S] [--axes X,Y] [--config FILE]",
             summary: """
             Feeds an evemu recording of a touchscreen through the whole pipeline in virtual time: touch assembly, \
             gestures, scroll physics, the refresh components and the renderer.
@@ -57,10 +58,11 @@ public struct CommandHelp: Sendable {
                       ("--screen WxH", "the screen the touches map to (default 800x480)"),
                       ("--rotation 0|90|180|270", "turn the picture (and touch) as display.rotation does"),
                       ("--frames DIR", "write every frame as PNG into DIR"),
-                      ("--trace", "print JSON lines: pan, state, refresh, frame, error"),
+                      ("--trace", "print JSON lines: pan, state, refresh, frame, error; the same bytes on every run"),
+                      ("--timings", "frame lines also carry renderMs, the machine's drawing time (then runs differ)"),
                       ("--refresh-seconds S", "how long the sample data takes to load, 0 to 60 (default 1)"),
                       ("--axes X,Y", "take positions from other ABS codes (hex), e.g. 02,03 for ABS_Z/ABS_RX"),
-                      ("--config FILE", "input mapping, locale and styles from a configuration file")],
+                      ("--config FILE", "the whole configuration, as run takes it: data source, input mapping, locale, styles")],
             examples: [("panel-refresh replay swipe.evemu --trace", "the trace of a recorded swipe"),
                        ("panel-refresh replay drag.events --desc device.desc --frames /tmp/frames", "the frames it draws")]),
         CommandHelp(

@@ -47,6 +47,10 @@ public struct VirtualTimeDriver {
         if target.now < time { target.tick(at: time) }
     }
 
+    /// One tick `seconds` from now, whatever was due on the way: a single frame, for
+    /// benchmarks that time one frame each.
+    public func step(by seconds: Double) { target.tick(at: target.now + max(0, seconds)) }
+
     /// Lets `seconds` pass.
     public func advance(by seconds: Double) { advance(to: target.now + max(0, seconds)) }
 

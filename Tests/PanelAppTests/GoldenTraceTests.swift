@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import PanelApp
+import PanelInput
+
+/// The fixtures whose `replay --trace` is kept in Tests/PanelAppTests/Traces: one per kind of
+/// device and gesture (protocol B swipe, drag, taps; protocol A; a single-touch panel whose
+/// positions are on other axes).
+let goldenTraceFixtures: [(name: String, file: String, desc: String?, axes: (UInt16, UInt16)?)] = [
+    ("01-swipe", "01-pixel-tablet-nvt.mt-b.1fg-swipe.evemu", nil, nil),
+    ("02-drag-up-down", "02-atmel-maxtouch.mt-b.1fg-drag-up-down.evemu", nil, nil),
+    ("03-fast-taps", "03-atmel-maxtouch.mt-b.1fg-fast-taps.evemu", nil, nil),
+    ("05-elan-drag", "05-elan-cando.mt-b.1fg-drag-up-down.events", "05-elan-cando.desc", nil),
+    ("07-ntrig-pull", "07-ntrig.mt-a.1fg-drag-nw-se.events", "07-ntrig.desc", nil),
+    ("10-egalax-remapped", "10-egalax-usb.single-touch-quirk.events", "10-egalax-usb.desc", (AbsCode.z, AbsCode.rx)),
+]
+
+/// `panel-refresh replay --trace` of a fixture, as the program prints it.
+@MainActor
+func traceText(_ fixture: (name: String, file: String, desc: String?, axes: (UInt16, UInt16)?), timings: Bool = false) throws -> String {
+    var options = ReplayCommand.Options(file: fixtures + "/" + fixture.file)
+    options.descriptionFile = fixture.desc.map { fixtures + "/" + $0 }
+    options.positionAxes = fixture.axes
+    options.timings = timings
+    var lines = ""
+    _ = try ReplayCommand.run(options) { lines += $0.json + "\n" }
+    return lines
+}
+
+@MainActor
+@Suite("Golden traces")
+struct GoldenTraceTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Traces").path
+
+    @Test("two replays of every fixture are the same bytes", arguments: goldenTraceFixtures.map(\.name))
+    func deterministic(_ name: String) throws {
+        let fixture = try #require(goldenTraceFixtures.first { $0.name == name })
+        let first = try traceText(fixture), second = try traceText(fixture)
+        #expect(first == second)
+        #expect(!first.contains("renderMs"), "timings only with --timings")
+    }
+
+    @Test("each fixture's trace is the one kept in Traces/ (PANEL_REFRESH_UPDATE_GOLDEN=1 writes them)",
+          arguments: goldenTraceFixtures.map(\.name))
+    func golden(_ name: String) throws {
+        let fixture = try #require(goldenTraceFixtures.first { $0.name == name })
+        let text = try traceText(fixture)
+        let path = Self.folder + "/" + name + ".trace"
+        if ProcessInfo.processInfo.environment["PANEL_REFRESH_UPDATE_GOLDEN"] == "1" {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let kept = try String(contentsOfFile: path, encoding: .utf8)
+        guard text != kept else { return }
+        let a = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = kept.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+        Issue.record("\(name): line \(line + 1) differs: now \(line < a.count ? String(a[line]) : "(end)"), kept \(line < b.count ? String(b[line]) : "(end)")")
+    }
+
+    @Test("--timings adds renderMs to the frame lines and nothing else")
+    func timings() throws {
+        let fixture = goldenTraceFixtures[0]
+        let plain = try traceText(fixture), timed = try traceText(fixture, timings: true)
+        let stripped = timed.replacing(/,"renderMs":[0-9.]+/, with: "")
+        #expect(timed.contains("renderMs"))
+        #expect(stripped == plain)
+    }
+}
+
+@MainActor
+@Suite("Replay with a whole configuration")
+struct ReplayConfigurationTests {
+    @Test("replay --config with a file source shows that file's items, loaded before the recording")
+    func fileSource() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("replay-file-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let items = (1...7).map { #"{"title":"Shelf \#($0)","subtitle":"aisle"}"# }.joined(separator: ",")
+        try "[\(items)]".write(toFile: dir + "/items.json", atomically: true, encoding: .utf8)
+        var configuration = Configuration()
+        try configuration.set("data.source", "file")
+        try configuration.set("data.file", dir + "/items.json")
+        var options = ReplayCommand.Options(file: fixtures + "/01-pixel-tablet-nvt.mt-b.1fg-swipe.evemu")
+        options.configuration = configuration
+        let trace = try ReplayCommand.run(options).trace
+        let rows = trace.compactMap { event -> Int? in
+            if case let .frame(_, _, _, rows, _) = event { return rows }
+            return nil
+        }
+        #expect(!rows.isEmpty && rows.allSatisfy { $0 == 7 }, "every frame shows the file's 7 items, not the sample's 20")
+    }
+}
