@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "PanelInput", targets: ["PanelInput"]),
         .library(name: "PanelRender", targets: ["PanelRender"]),
         .library(name: "PanelDisplay", targets: ["PanelDisplay"]),
+        // The kiosk host for apps: an app's views on the panel with touch, hotplug, blanking and
+        // sd_notify (real time), and the same in its tests (virtual time). Examples/ uses it.
+        .library(name: "PanelApp", targets: ["PanelApp"]),
         .executable(name: "panel-refresh", targets: ["PanelRefreshProgram"]),
         .executable(name: "panel-refresh-example", targets: ["PanelRefreshExample"]),
         .executable(name: "panel-refresh-bench", targets: ["PanelRefreshBench"]),
