@@ -21,10 +21,15 @@ public final class DRMDisplay: Display {
     public private(set) var card: String
     /// Picture pixels (the mode's, exchanged for 90 and 270 degrees).
     public private(set) var width: Int
+    /// The picture's height, pixels (after rotation).
     public private(set) var height: Int
+    /// XRGB8888: what every KMS driver scans out.
     public let format: PixelFormat = .xrgb8888
+    /// The mode the connector runs.
     public private(set) var mode: DRMMode
+    /// The connector driven.
     public private(set) var connector: UInt32
+    /// The CRTC that drives it.
     public private(set) var crtc: UInt32
     /// How the picture is turned on the glass (a rotating copy into the dumb buffers).
     public let rotation: Rotation
@@ -80,6 +85,7 @@ public final class DRMDisplay: Display {
     ///   - path: a card node; nil: the first card with a connected connector.
     ///   - size: a mode to use instead of the preferred one.
     ///   - rotation: how the picture is turned on the glass.
+    ///   - drm: the DRM calls (libdrm; `MemoryDRM` in tests).
     public init(path: String? = nil, size: (width: Int, height: Int)? = nil, rotation: Rotation = .none,
                 drm: any DRMCalls = LibDRM()) throws {
         self.drm = drm

@@ -13,7 +13,9 @@ public enum DRMPresentPath: Sendable, Hashable {
 
     /// The property ids an atomic commit needs.
     public struct AtomicPlane: Sendable, Hashable {
+        /// The primary plane the commits set.
         public var plane: UInt32
+        /// The plane's FB_ID property.
         public var framebufferProperty: UInt32
         /// nil: the driver takes no damage clips (it updates the whole plane).
         public var damageClipsProperty: UInt32?

@@ -21,7 +21,9 @@ public enum DisplayProbe: Sendable, Hashable {
 public protocol Display: AnyObject {
     /// Pixels of the picture (after rotation: what the UI lays out in).
     var width: Int { get }
+    /// Pixels down, of the picture.
     var height: Int { get }
+    /// How its pixels are stored.
     var format: PixelFormat { get }
     /// Where frames are drawn: the program's own memory, holding the last frame.
     var backSurface: Surface { get }
@@ -69,7 +71,9 @@ extension Display {
 @MainActor
 public final class HeadlessDisplay: Display {
     public let width: Int
+    /// Pixels down.
     public let height: Int
+    /// How its pixels are stored.
     public let format: PixelFormat
     public let backSurface: Surface
     /// Frames presented so far.
@@ -80,6 +84,7 @@ public final class HeadlessDisplay: Display {
     public var frameDirectory: String?
     public private(set) var isBlank = false
 
+    /// A display in memory of `width`×`height` pixels.
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) {
         self.width = width
         self.height = height

@@ -11,6 +11,7 @@ public final class DisplayHotplugMonitor {
     /// Readable when udev has news; owned by the monitor.
     public let fileDescriptor: Int32
 
+    /// Listens to udev's DRM events.
     public init() throws {
         guard let udev = udev_new() else { throw DisplayError.call("udev_new", errno: ENOMEM) }
         guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {

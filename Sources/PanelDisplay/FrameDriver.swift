@@ -8,10 +8,12 @@ public struct FrameTiming: Sendable, Hashable {
     public var inputTime: Double?
     /// When drawing began and how long drawing and the copy to the glass took, seconds.
     public var drawnAt: Double
+    /// How long drawing and the copy to the glass took, seconds.
     public var renderSeconds: Double
     /// When the frame was on the glass: the flip event's time stamp, else the completion's.
     public var presentedAt: Double
 
+    /// A frame's timing.
     public init(inputTime: Double?, drawnAt: Double, renderSeconds: Double, presentedAt: Double) {
         self.inputTime = inputTime
         self.drawnAt = drawnAt
@@ -33,9 +35,13 @@ public struct FrameTiming: Sendable, Hashable {
 /// long each time up to `maxRetryDelay`; the first frame that works again is a full one.
 @MainActor
 public final class FrameDriver {
+    /// The view tree drawn.
     public let screen: Screen
+    /// Draws the damaged areas.
     public let renderer: Renderer
+    /// Where frames go.
     public let display: any Display
+    /// Whether a presented frame waits for its completion.
     public private(set) var inFlight = false
     /// The next frame redraws the whole picture (the first one; after a failure, a wake-up,
     /// or a new panel size).
@@ -57,8 +63,10 @@ public final class FrameDriver {
 
     /// Seconds before the first retry; each failure doubles it up to `maxRetryDelay`.
     public static let firstRetryDelay = 0.1
+    /// The longest wait between retries, seconds.
     public static let maxRetryDelay = 5.0
 
+    /// A driver of `screen`'s frames on `display`; `now` is the clock of retries and timings (CLOCK_MONOTONIC on the panel, the virtual clock in tests).
     public init(screen: Screen, renderer: Renderer, display: any Display, now: @escaping () -> Double) {
         self.screen = screen
         self.renderer = renderer

@@ -6,8 +6,11 @@ import PanelUI
 
 /// What a framebuffer device is.
 public struct FramebufferInfo: Sendable, Hashable {
+    /// Visible pixels across.
     public var width: Int
+    /// Visible pixels down.
     public var height: Int
+    /// Bits per pixel (16 or 32).
     public var bitsPerPixel: Int
     /// Bytes per row.
     public var stride: Int
@@ -15,6 +18,7 @@ public struct FramebufferInfo: Sendable, Hashable {
     public var size: Int
     /// Bit offset of red in a pixel (16 for XRGB8888, 11 for RGB565).
     public var redOffset: Int
+    /// A framebuffer's record.
     public init(width: Int, height: Int, bitsPerPixel: Int, stride: Int, size: Int, redOffset: Int) {
         self.width = width
         self.height = height
@@ -28,12 +32,17 @@ public struct FramebufferInfo: Sendable, Hashable {
 /// The calls a framebuffer display makes: the seam for tests.
 @MainActor
 public protocol FramebufferCalls: AnyObject {
+    /// Opens the framebuffer device read-write.
     func open(_ path: String) throws -> Int32
+    /// FBIOGET_VSCREENINFO and FBIOGET_FSCREENINFO: the mode and the memory's layout.
     func info(_ fd: Int32) throws -> FramebufferInfo
+    /// Maps the framebuffer's memory.
     func map(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer
+    /// Unmaps it.
     func unmap(_ pointer: UnsafeMutableRawPointer, size: Int)
     /// FBIOBLANK: the panel off (powerdown) or on.
     func blank(_ fd: Int32, _ blank: Bool) throws
+    /// Closes the device.
     func close(_ fd: Int32)
 }
 
@@ -42,11 +51,15 @@ public protocol FramebufferCalls: AnyObject {
 /// read (no page flips, no vertical-blank pacing).
 @MainActor
 public final class FramebufferDisplay: Display {
+    /// The device node.
     public let path: String
     /// Picture pixels (the framebuffer's, exchanged for 90 and 270 degrees).
     public let width: Int
+    /// The picture's height, pixels (after rotation).
     public let height: Int
+    /// How its pixels are stored (from the framebuffer's bit depth and channel offsets).
     public let format: PixelFormat
+    /// The picture's turn on the glass.
     public let rotation: Rotation
     public let backSurface: Surface
     /// The mapped framebuffer, write-only.
@@ -58,6 +71,7 @@ public final class FramebufferDisplay: Display {
     private var closed = false
     public private(set) var isBlank = false
 
+    /// Opens and maps the framebuffer at `path`, the picture turned by `rotation`.
     public init(path: String = "/dev/fb0", rotation: Rotation = .none, calls: any FramebufferCalls = LinuxFramebuffer()) throws {
         self.path = path
         self.calls = calls
@@ -134,14 +148,17 @@ public final class FramebufferDisplay: Display {
 /// `FramebufferCalls` on a real device.
 @MainActor
 public final class LinuxFramebuffer: FramebufferCalls {
+    /// The kernel's fbdev.
     public init() {}
 
+    /// open(2) with O_RDWR and O_CLOEXEC.
     public func open(_ path: String) throws -> Int32 {
         let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw DisplayError.call("open \(path)", errno: errno) }
         return fd
     }
 
+    /// The two FBIOGET ioctls.
     public func info(_ fd: Int32) throws -> FramebufferInfo {
         var variable = fb_var_screeninfo()
         var fixed = fb_fix_screeninfo()
@@ -151,17 +168,20 @@ public final class LinuxFramebuffer: FramebufferCalls {
                                stride: Int(fixed.line_length), size: Int(fixed.smem_len), redOffset: Int(variable.red.offset))
     }
 
+    /// mmap(2), shared.
     public func map(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer {
         let pointer = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         guard let pointer, pointer != MAP_FAILED else { throw DisplayError.call("mmap framebuffer", errno: errno) }
         return pointer
     }
 
+    /// munmap(2).
     public func unmap(_ pointer: UnsafeMutableRawPointer, size: Int) { munmap(pointer, size) }
 
     public func blank(_ fd: Int32, _ blank: Bool) throws {
         guard panel_fb_blank(fd, blank ? 4 : 0) == 0 else { throw DisplayError.call("FBIOBLANK", errno: errno) }
     }
 
+    /// close(2).
     public func close(_ fd: Int32) { _ = Glibc.close(fd) }
 }

@@ -9,6 +9,7 @@ public final class LibDRM: DRMCalls {
     /// descriptor; the C handler fills them.
     private var counters: [Int32: UnsafeMutablePointer<panel_drm_flips>] = [:]
 
+    /// The kernel's DRM through libdrm.
     public init() {}
 
     isolated deinit {
@@ -27,6 +28,7 @@ public final class LibDRM: DRMCalls {
         }.map { "/dev/dri/" + $0 }
     }
 
+    /// Opens the card node `path` read-write; returns its descriptor.
     public func open(_ path: String) throws -> Int32 {
         let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
@@ -36,11 +38,13 @@ public final class LibDRM: DRMCalls {
         return fd
     }
 
+    /// Closes the card's descriptor.
     public func close(_ fd: Int32) {
         counters.removeValue(forKey: fd)?.deallocate()
         _ = Glibc.close(fd)
     }
 
+    /// drmModeGetResources: the card's connectors, CRTCs and encoders.
     public func resources(_ fd: Int32) throws -> DRMResources {
         guard let r = drmModeGetResources(fd) else { throw fail("drmModeGetResources") }
         defer { drmModeFreeResources(r) }
@@ -68,6 +72,7 @@ public final class LibDRM: DRMCalls {
         return info
     }
 
+    /// drmModeGetConnector: connector `id`, whether something is plugged in, its modes.
     public func connector(_ fd: Int32, _ id: UInt32) throws -> DRMConnector {
         guard let c = drmModeGetConnector(fd, id) else { throw fail("drmModeGetConnector \(id)") }
         defer { drmModeFreeConnector(c) }
@@ -77,12 +82,14 @@ public final class LibDRM: DRMCalls {
                             encoder: c.pointee.encoder_id, encoders: encoders)
     }
 
+    /// drmModeGetEncoder: encoder `id` and the CRTCs it can feed.
     public func encoder(_ fd: Int32, _ id: UInt32) throws -> DRMEncoder {
         guard let e = drmModeGetEncoder(fd, id) else { throw fail("drmModeGetEncoder \(id)") }
         defer { drmModeFreeEncoder(e) }
         return DRMEncoder(id: id, crtc: e.pointee.crtc_id, possibleCrtcs: e.pointee.possible_crtcs)
     }
 
+    /// drmModeGetCrtc: CRTC `id` and what it scans out now.
     public func crtc(_ fd: Int32, _ id: UInt32) throws -> DRMCrtc {
         guard let c = drmModeGetCrtc(fd, id) else { throw fail("drmModeGetCrtc \(id)") }
         defer { drmModeFreeCrtc(c) }
@@ -90,6 +97,7 @@ public final class LibDRM: DRMCalls {
                        mode: c.pointee.mode_valid != 0 ? Self.mode(c.pointee.mode) : nil)
     }
 
+    /// DRM_IOCTL_MODE_CREATE_DUMB: a buffer of `width`×`height` at `bitsPerPixel`.
     public func createDumbBuffer(_ fd: Int32, width: Int, height: Int, bitsPerPixel: Int) throws -> DRMDumbBuffer {
         var handle: UInt32 = 0, pitch: UInt32 = 0
         var size: UInt64 = 0
@@ -98,6 +106,7 @@ public final class LibDRM: DRMCalls {
         return DRMDumbBuffer(handle: handle, pitch: Int(pitch), size: Int(size))
     }
 
+    /// drmModeAddFB2: a framebuffer of `format` over `buffer`; returns its id.
     public func addFramebuffer(_ fd: Int32, width: Int, height: Int, format: UInt32, buffer: DRMDumbBuffer) throws -> UInt32 {
         var handles: (UInt32, UInt32, UInt32, UInt32) = (buffer.handle, 0, 0, 0)
         var pitches: (UInt32, UInt32, UInt32, UInt32) = (UInt32(buffer.pitch), 0, 0, 0)
@@ -117,6 +126,7 @@ public final class LibDRM: DRMCalls {
         return id
     }
 
+    /// Maps a dumb buffer into memory (DRM_IOCTL_MODE_MAP_DUMB, mmap).
     public func map(_ fd: Int32, _ buffer: DRMDumbBuffer) throws -> UnsafeMutableRawPointer {
         var offset: UInt64 = 0
         let rc = drmModeMapDumbBuffer(fd, buffer.handle, &offset)
@@ -126,12 +136,16 @@ public final class LibDRM: DRMCalls {
         return pointer
     }
 
+    /// Unmaps memory `map` returned.
     public func unmap(_ pointer: UnsafeMutableRawPointer, size: Int) { munmap(pointer, size) }
 
+    /// drmModeRmFB.
     public func removeFramebuffer(_ fd: Int32, _ id: UInt32) { _ = drmModeRmFB(fd, id) }
 
+    /// DRM_IOCTL_MODE_DESTROY_DUMB.
     public func destroyDumbBuffer(_ fd: Int32, _ handle: UInt32) { _ = drmModeDestroyDumbBuffer(fd, handle) }
 
+    /// drmModeSetCrtc: `crtc` scans out `framebuffer` from (`x`, `y`) on `connectors` in `mode`.
     public func setCrtc(_ fd: Int32, crtc: UInt32, framebuffer: UInt32, x: Int, y: Int, connectors: [UInt32], mode: DRMMode?) throws {
         var ids = connectors
         var info = mode.flatMap(Self.info)
@@ -176,6 +190,7 @@ public final class LibDRM: DRMCalls {
             && drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
     }
 
+    /// drmModeGetPlaneResources and drmModeGetPlane: the planes and the CRTCs each can serve.
     public func planes(_ fd: Int32) throws -> [DRMPlane] {
         guard let list = drmModeGetPlaneResources(fd) else { throw fail("drmModeGetPlaneResources") }
         defer { drmModeFreePlaneResources(list) }
@@ -215,6 +230,7 @@ public final class LibDRM: DRMCalls {
         guard rc == 0 else { throw fail("drmModeObjectSetProperty", rc) }
     }
 
+    /// drmModeCreatePropertyBlob: a blob of `bytes` (a mode, damage clips); returns its id.
     public func createBlob(_ fd: Int32, _ bytes: [UInt8]) throws -> UInt32 {
         var id: UInt32 = 0
         let rc = bytes.withUnsafeBytes { drmModeCreatePropertyBlob(fd, $0.baseAddress, $0.count, &id) }
@@ -222,8 +238,10 @@ public final class LibDRM: DRMCalls {
         return id
     }
 
+    /// drmModeDestroyPropertyBlob.
     public func destroyBlob(_ fd: Int32, _ id: UInt32) { _ = drmModeDestroyPropertyBlob(fd, id) }
 
+    /// drmModeAtomicCommit of `entries` with `flags` (test only, nonblocking, page-flip event, allow modeset).
     public func atomicCommit(_ fd: Int32, _ entries: [DRMAtomicEntry], flags: DRMCommitFlags) throws {
         guard let request = drmModeAtomicAlloc() else { throw DisplayError.call("drmModeAtomicAlloc", errno: ENOMEM) }
         defer { drmModeAtomicFree(request) }

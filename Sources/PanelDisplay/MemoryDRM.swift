@@ -6,7 +6,9 @@ import Glibc
 /// own tests; it answers like a legacy driver that accepts DirtyFB.
 @MainActor
 public final class MemoryDRM: DRMCalls {
+    /// The mode's width.
     public let width: Int
+    /// The mode's height.
     public let height: Int
     private var pending = 0
     private var nextID: UInt32 = 100
@@ -14,6 +16,7 @@ public final class MemoryDRM: DRMCalls {
     /// The time stamp flip events carry: the last `handleEvents()` time, seconds of the clock.
     public var now: () -> Double = { 0 }
 
+    /// A card whose one mode is `width`×`height`.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -27,28 +30,41 @@ public final class MemoryDRM: DRMCalls {
     }
 
     public func cards() -> [String] { ["memory"] }
+    /// A descriptor that stands for the card.
     public func open(_ path: String) throws -> Int32 { 3 }
+    /// Nothing to close.
     public func close(_ fd: Int32) {}
+    /// One connector, one CRTC, one encoder.
     public func resources(_ fd: Int32) throws -> DRMResources { DRMResources(connectors: [1], crtcs: [2], encoders: [3]) }
+    /// The one connector, connected, with the one mode.
     public func connector(_ fd: Int32, _ id: UInt32) throws -> DRMConnector {
         DRMConnector(id: 1, isConnected: true, modes: [DRMMode(width: width, height: height, refresh: 60, isPreferred: true, name: "\(width)x\(height)")],
                      encoder: 3, encoders: [3])
     }
+    /// The one encoder, feeding the one CRTC.
     public func encoder(_ fd: Int32, _ id: UInt32) throws -> DRMEncoder { DRMEncoder(id: 3, crtc: 2, possibleCrtcs: 1) }
+    /// The one CRTC, scanning out nothing yet.
     public func crtc(_ fd: Int32, _ id: UInt32) throws -> DRMCrtc { DRMCrtc(id: 2, framebuffer: 0, x: 0, y: 0, mode: nil) }
+    /// A buffer in plain memory.
     public func createDumbBuffer(_ fd: Int32, width: Int, height: Int, bitsPerPixel: Int) throws -> DRMDumbBuffer {
         DRMDumbBuffer(handle: id(), pitch: width * 4, size: width * height * 4)
     }
+    /// A new framebuffer id.
     public func addFramebuffer(_ fd: Int32, width: Int, height: Int, format: UInt32, buffer: DRMDumbBuffer) throws -> UInt32 { id() }
+    /// The buffer's memory.
     public func map(_ fd: Int32, _ buffer: DRMDumbBuffer) throws -> UnsafeMutableRawPointer {
         let pointer = UnsafeMutableRawPointer.allocate(byteCount: buffer.size, alignment: 4096)
         pointer.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.size)
         memory[pointer] = buffer.size
         return pointer
     }
+    /// Nothing to unmap (the memory is kept).
     public func unmap(_ pointer: UnsafeMutableRawPointer, size: Int) {}
+    /// Nothing to remove.
     public func removeFramebuffer(_ fd: Int32, _ id: UInt32) {}
+    /// Nothing to destroy.
     public func destroyDumbBuffer(_ fd: Int32, _ handle: UInt32) {}
+    /// Accepts any configuration.
     public func setCrtc(_ fd: Int32, crtc: UInt32, framebuffer: UInt32, x: Int, y: Int, connectors: [UInt32], mode: DRMMode?) throws {}
     public func pageFlip(_ fd: Int32, crtc: UInt32, framebuffer: UInt32) throws { pending += 1 }
     public func handleEvents(_ fd: Int32) throws -> DRMFlipReport? {
@@ -58,13 +74,17 @@ public final class MemoryDRM: DRMCalls {
     public func waitReadable(_ fd: Int32, timeout: Double) -> Bool { pending > 0 }
     public func capability(_ fd: Int32, _ capability: UInt64) -> UInt64? { 0 }
     public func enableAtomic(_ fd: Int32) -> Bool { false }
+    /// No planes: the legacy path.
     public func planes(_ fd: Int32) throws -> [DRMPlane] { [] }
     public func properties(_ fd: Int32, object: UInt32, type: DRMObjectType) throws -> [String: DRMProperty] {
         type == .connector ? ["DPMS": DRMProperty(id: 9, value: 0)] : [:]
     }
     public func setProperty(_ fd: Int32, object: UInt32, type: DRMObjectType, property: UInt32, value: UInt64) throws {}
+    /// A new blob id.
     public func createBlob(_ fd: Int32, _ bytes: [UInt8]) throws -> UInt32 { id() }
+    /// Nothing to destroy.
     public func destroyBlob(_ fd: Int32, _ id: UInt32) {}
+    /// Records the commit; a flip event is pending when it asked for one.
     public func atomicCommit(_ fd: Int32, _ entries: [DRMAtomicEntry], flags: DRMCommitFlags) throws {
         if flags.contains(.pageFlipEvent) { pending += 1 }
     }

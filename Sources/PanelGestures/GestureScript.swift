@@ -6,11 +6,13 @@
 public struct GestureScript: Sendable {
     /// Frames per second of generated movement; 120 Hz is typical of capacitive panels.
     public var rate: Double
+    /// The frames written so far, in time order.
     public private(set) var frames: [TouchFrame] = []
     /// Time of the last generated frame, s.
     public private(set) var time: Double
     private var nextID = 1
 
+    /// A script whose first frame is at `time` seconds, with frames `rate` times a second (120: a panel's touch report rate).
     public init(start time: Double = 0, rate: Double = 120) {
         self.time = time
         self.rate = rate

@@ -7,9 +7,11 @@
 public struct PanRecognizer: Sendable {
     /// UIGestureRecognizer's states, as MJRefresh observes them.
     public enum State: String, Sendable, Hashable {
+        /// UIKit's states: waiting for the slop, the pan's first, further and last events, a pan cancelled (a lost contact), a touch that was no pan.
         case possible, began, changed, ended, cancelled, failed
     }
 
+    /// What makes a pan: the slop, an optional locked axis and the fling speeds.
     public struct Configuration: Sendable, Equatable {
         /// Distance (px) before the pan begins; see `GestureConstants.touchSlop`.
         public var slop: Double = GestureConstants.touchSlop
@@ -21,6 +23,7 @@ public struct PanRecognizer: Sendable {
         /// Release speeds are clamped to this, px/s.
         public var maxFlingVelocity: Double = GestureConstants.maxFlingVelocity
 
+        /// A configuration; by default UIKit's slop, no locked axis and its fling bounds.
         public init(slop: Double = GestureConstants.touchSlop, lockedAxis: Axis? = nil,
                     minFlingVelocity: Double = GestureConstants.minFlingVelocity,
                     maxFlingVelocity: Double = GestureConstants.maxFlingVelocity) {
@@ -33,6 +36,7 @@ public struct PanRecognizer: Sendable {
 
     /// What the pan reports on each change of state or position.
     public struct Event: Sendable, Equatable {
+        /// The phase this event reports.
         public var state: State
         /// Movement since the pan began, px (zero at `began`: the slop is consumed, so content
         /// that follows the pan does not jump by the slop).
@@ -48,7 +52,9 @@ public struct PanRecognizer: Sendable {
         public var timestamp: Double
     }
 
+    /// The slop, locked axis and fling bounds in use.
     public var configuration: Configuration
+    /// Where the recognizer is: `possible` until a pan begins or fails.
     public private(set) var state: State = .possible
 
     private var positions: [Int: Point] = [:]
@@ -61,6 +67,7 @@ public struct PanRecognizer: Sendable {
     public var movementAtBegin: Point { pathAtBegin }
     private var tracker = VelocityTracker()
 
+    /// A recognizer with `configuration`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }

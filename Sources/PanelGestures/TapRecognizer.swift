@@ -1,6 +1,7 @@
 /// Recognises a single-finger tap: down and up within `maxDuration`, never moving more than
 /// `slop` from where it came down, no second finger.
 public struct TapRecognizer: Sendable {
+    /// One tap: where and when the finger touched down.
     public struct Tap: Sendable, Equatable {
         /// Where the finger came down, px.
         public var location: Point
@@ -18,6 +19,7 @@ public struct TapRecognizer: Sendable {
     private var failed = false
     private var anyDown = false
 
+    /// A recognizer: a tap stays within `slop` points and lifts within `maxDuration` seconds.
     public init(slop: Double = GestureConstants.touchSlop,
                 maxDuration: Double = GestureConstants.tapMaxDuration) {
         self.slop = slop

@@ -18,10 +18,12 @@ public struct Touch: Sendable, Hashable {
     public var id: Int
     /// Screen position, px.
     public var position: Point
+    /// Where the contact is in its life: began, moved, stationary, ended or cancelled.
     public var phase: TouchPhase
     /// Seconds of CLOCK_MONOTONIC, from the kernel's event timestamp.
     public var timestamp: Double
 
+    /// A touch of contact `id` at `position` (points) in `phase`, at `timestamp` seconds.
     public init(id: Int, position: Point, phase: TouchPhase, timestamp: Double) {
         self.id = id
         self.position = position
@@ -36,8 +38,10 @@ public struct Touch: Sendable, Hashable {
 public struct TouchFrame: Sendable, Hashable {
     /// Seconds of CLOCK_MONOTONIC.
     public var timestamp: Double
+    /// The contacts of this moment, down or just lifted.
     public var touches: [Touch]
 
+    /// A frame of `touches` at `timestamp` seconds.
     public init(timestamp: Double, touches: [Touch]) {
         self.timestamp = timestamp
         self.touches = touches

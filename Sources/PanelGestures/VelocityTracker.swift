@@ -9,16 +9,20 @@
 public struct VelocityTracker: Sendable {
     private struct Sample: Sendable { var time: Double; var position: Point }
 
+    /// Only samples this recent count, seconds (100 ms, Android's VelocityTracker).
     public var horizon: Double = GestureConstants.velocityHorizon
     /// Samples kept (at least 1).
     public var historySize: Int = GestureConstants.velocityHistorySize
+    /// Fewer samples than this give zero velocity (3: a quadratic fit needs three).
     public var minSamples: Int = GestureConstants.velocityMinSamples
+    /// A pause this long before the newest sample means the finger stopped, seconds (40 ms).
     public var assumeStoppedAfter: Double = GestureConstants.assumeStoppedAfter
 
     /// A ring of the last `historySize` samples; `next` is where the next one goes.
     private var ring: [Sample] = []
     private var next = 0
 
+    /// A tracker with no samples and the constants of ``GestureConstants``.
     public init() {}
 
     /// Adds a position (px) seen at `time` (s). A sample older than the newest one, or with a
@@ -42,6 +46,7 @@ public struct VelocityTracker: Sendable {
         }
     }
 
+    /// Forgets every sample (a new touch).
     public mutating func reset() {
         ring.removeAll(keepingCapacity: true)
         next = 0

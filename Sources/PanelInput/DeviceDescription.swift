@@ -1,12 +1,17 @@
 /// An absolute axis: `struct input_absinfo` without the current value.
 public struct AbsInfo: Sendable, Hashable {
+    /// The smallest value the axis reports.
     public var minimum: Int32
+    /// The largest value the axis reports.
     public var maximum: Int32
+    /// Noise the kernel filters out, units.
     public var fuzz: Int32
+    /// The dead zone around the centre, units.
     public var flat: Int32
     /// Units per millimetre (0: unknown, common on touchscreens).
     public var resolution: Int32
 
+    /// An axis from `minimum` to `maximum` with the kernel's fuzz, flat and resolution (units per mm).
     public init(minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0) {
         self.minimum = minimum
         self.maximum = maximum
@@ -19,20 +24,28 @@ public struct AbsInfo: Sendable, Hashable {
 /// What an input device is and what it can send: an evemu description, or what libevdev
 /// reports for a live device.
 public struct DeviceDescription: Sendable, Hashable {
+    /// The device's name, as the kernel reports it.
     public var name: String
+    /// The bus (BUS_USB, BUS_I2C, …).
     public var bustype: UInt16
+    /// The USB or bus vendor id.
     public var vendor: UInt16
+    /// The product id.
     public var product: UInt16
+    /// The hardware version.
     public var version: UInt16
     /// INPUT_PROP_* numbers.
     public var properties: Set<UInt16>
     /// Codes per event type.
     public var codes: [UInt16: Set<UInt16>]
+    /// The absolute axes' ranges, by ABS code.
     public var absInfo: [UInt16: AbsInfo]
     /// LED and switch states (evemu 1.3 `L:` / `S:`), only the non-zero ones.
     public var leds: [UInt16: Int32]
+    /// The switches' states, by SW code.
     public var switches: [UInt16: Int32]
 
+    /// A description; everything but the name defaults to none.
     public init(name: String, bustype: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0,
                 properties: Set<UInt16> = [], codes: [UInt16: Set<UInt16>] = [:], absInfo: [UInt16: AbsInfo] = [:],
                 leds: [UInt16: Int32] = [:], switches: [UInt16: Int32] = [:]) {
@@ -48,7 +61,9 @@ public struct DeviceDescription: Sendable, Hashable {
         self.switches = switches
     }
 
+    /// Whether the device reports event `type` with `code`.
     public func has(type: UInt16, code: UInt16) -> Bool { codes[type]?.contains(code) ?? false }
+    /// Whether the device has absolute axis `code`.
     public func hasAbs(_ code: UInt16) -> Bool { has(type: EventType.abs, code: code) || absInfo[code] != nil }
 
     /// The multitouch protocol the device speaks, from what it declares.

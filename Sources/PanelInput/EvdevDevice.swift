@@ -8,6 +8,7 @@ import Glibc
 /// events that bring the state up to date follow the SYN_DROPPED, so `TouchAssembler`
 /// cancels the old contacts and picks up the ones still down).
 public final class EvdevDevice: EventSource {
+    /// The device node.
     public let path: String
     public let device: DeviceDescription
     /// The open descriptor, for a Dispatch read source; owned by this object, closed on deinit.
@@ -19,9 +20,11 @@ public final class EvdevDevice: EventSource {
 
     /// Opens `path` (e.g. /dev/input/event3).
     /// - Parameters:
+    ///   - path: the event node.
     ///   - requireTouchscreen: refuse devices that are not touchscreens
     ///     (`DeviceDescription.isTouchscreen`); `requireDirect: false` admits old drivers
     ///     without INPUT_PROP_DIRECT.
+    ///   - requireDirect: refuse touchscreens without INPUT_PROP_DIRECT (touchpads).
     ///   - grab: take the device exclusively (EVIOCGRAB through `libevdev_grab`), so that no
     ///     other reader (a console, X) sees the touches.
     public init(path: String, requireTouchscreen: Bool = true, requireDirect: Bool = true, grab: Bool = false) throws {

@@ -3,9 +3,12 @@ import Glibc
 
 /// An evemu file format version ("# EVEMU 1.3").
 public struct EvemuVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The format's major version.
     public var major: Int
+    /// The format's minor version.
     public var minor: Int
 
+    /// Version `major`.`minor`.
     public init(major: Int, minor: Int) {
         self.major = major
         self.minor = minor
@@ -22,10 +25,14 @@ public struct EvemuVersion: Sendable, Hashable, Comparable, CustomStringConverti
 
 /// A recording: a device description and the events it sent.
 public struct EvemuRecording: Sendable, Hashable {
+    /// The format version of the file.
     public var version: EvemuVersion
+    /// The recorded device.
     public var device: DeviceDescription
+    /// The events, time stamps from the first.
     public var events: [InputEvent]
 
+    /// A recording of `events` from `device`.
     public init(version: EvemuVersion = .v1_3, device: DeviceDescription, events: [InputEvent]) {
         self.version = version
         self.device = device
@@ -64,11 +71,14 @@ public struct EvemuRecording: Sendable, Hashable {
 
 /// A file that is not a valid evemu recording: where and why.
 public struct EvemuError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file that could not be read.
     public var file: String
     /// 1-based line number; 0 when the file as a whole is at fault.
     public var line: Int
+    /// What is wrong there.
     public var reason: String
 
+    /// An error at `line` of `file`.
     public init(file: String, line: Int, reason: String) {
         self.file = file
         self.line = line

@@ -5,7 +5,9 @@ import PanelGestures
 /// Plays a recording through the same path as a live device: raw events into a
 /// `TouchAssembler`, touch frames out.
 public struct EvemuReplay: Sendable {
+    /// What is replayed.
     public let recording: EvemuRecording
+    /// Turns the events into touch frames on the screen.
     public var assembler: TouchAssembler
 
     /// - Parameters: `width` × `height` is the screen in pixels.

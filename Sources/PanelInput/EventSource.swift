@@ -27,11 +27,15 @@ extension EventSource {
 /// cleanly, nothing stays down) and `isGone` turns true; the owner drops it and waits for
 /// the device to come back.
 public final class TouchInput {
+    /// Where the events come from.
     public let source: any EventSource
+    /// Turns the events into touch frames.
     public private(set) var assembler: TouchAssembler
+    /// Whether the device went away (nothing more is read).
     public private(set) var isGone = false
     private var excessReported = false
 
+    /// An input over `source` whose positions map to a `width`×`height` picture through `mapping`.
     public init(source: any EventSource, width: Double, height: Double,
                 configuration: TouchAssembler.Configuration = .init(), mapping: TouchMapping = .identity) throws {
         self.source = source

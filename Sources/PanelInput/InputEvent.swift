@@ -8,10 +8,14 @@ public struct InputEvent: Sendable, Hashable, CustomStringConvertible {
     /// whatever the recording holds for evemu files (relative from 1 µs, or CLOCK_REALTIME in
     /// old recordings). Integer, because 1.3e9 s with microseconds is at the edge of a Double.
     public var microseconds: Int64
+    /// EV_* type.
     public var type: UInt16
+    /// The code within the type.
     public var code: UInt16
+    /// The value.
     public var value: Int32
 
+    /// An event at `microseconds` of its clock.
     public init(microseconds: Int64, type: UInt16, code: UInt16, value: Int32) {
         self.microseconds = microseconds
         self.type = type
@@ -22,6 +26,7 @@ public struct InputEvent: Sendable, Hashable, CustomStringConvertible {
     /// The time in seconds.
     public var seconds: Double { Double(microseconds) / 1_000_000 }
 
+    /// Whether it ends a frame (SYN_REPORT).
     public var isSynReport: Bool { type == EventType.syn && code == SynCode.report }
 
     public var description: String {

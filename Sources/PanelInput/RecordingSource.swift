@@ -1,6 +1,7 @@
 /// A recording as an event source: the events up to a time, as a live device would have
 /// delivered them by then. Feeding it to `TouchInput` takes exactly the live path.
 public final class RecordingSource: EventSource {
+    /// The recording played.
     public let recording: EvemuRecording
     public let name: String
     private var position = 0
@@ -13,7 +14,11 @@ public final class RecordingSource: EventSource {
     /// Whether every event has been read.
     public var isFinished: Bool { position >= recording.events.count }
 
-    /// - Parameter start: where the first event lands, seconds.
+    /// A source playing `recording`.
+    /// - Parameters:
+    ///   - recording: the events and the device.
+    ///   - name: what the log calls it.
+    ///   - start: where the first event lands, seconds.
     public init(recording: EvemuRecording, name: String = "recording", start: Double = 0) {
         self.recording = recording
         self.name = name

@@ -5,12 +5,15 @@ import PanelGestures
 /// libinput's calibration matrix: six numbers [a b c; d e f] applied to the device's
 /// normalised coordinates (0...1): x' = a·x + b·y + c, y' = d·x + e·y + f.
 public struct CalibrationMatrix: Sendable, Hashable, CustomStringConvertible {
+    /// The matrix's entries, row by row.
     public var a, b, c, d, e, f: Double
 
+    /// A matrix of six entries, row by row.
     public init(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double) {
         (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
     }
 
+    /// The matrix that changes nothing.
     public static let identity = CalibrationMatrix(1, 0, 0, 0, 1, 0)
 
     /// Largest magnitude of an entry: 10,000. Real matrices hold scale factors near 1 and
@@ -30,6 +33,7 @@ public struct CalibrationMatrix: Sendable, Hashable, CustomStringConvertible {
         self.init(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
     }
 
+    /// The matrix applied to a normalised point.
     public func apply(_ p: Point) -> Point {
         Point(x: a * p.x + b * p.y + c, y: d * p.x + e * p.y + f)
     }
@@ -42,17 +46,26 @@ public struct CalibrationMatrix: Sendable, Hashable, CustomStringConvertible {
 /// turn by the rotation, scale to the screen. Values outside the declared range are clamped
 /// to the screen's edge.
 public struct ScreenMapping: Sendable, Hashable {
+    /// The device's X axis range.
     public var xAxis: AbsInfo
+    /// The device's Y axis range.
     public var yAxis: AbsInfo
     /// Screen size in pixels, after rotation (what the UI sees).
     public var width: Double
+    /// The picture's height in pixels, after rotation.
     public var height: Double
+    /// The turn from the sensor to the picture, clockwise.
     public var rotation: Rotation = .none
+    /// Exchange X and Y before turning.
     public var swapAxes = false
+    /// Mirror X before turning.
     public var invertX = false
+    /// Mirror Y before turning.
     public var invertY = false
+    /// libinput's matrix on the normalised coordinates.
     public var calibration: CalibrationMatrix = .identity
 
+    /// A mapping of the device's axes to a `width`×`height` picture, nothing turned or mirrored.
     public init(xAxis: AbsInfo, yAxis: AbsInfo, width: Double, height: Double) {
         self.xAxis = xAxis
         self.yAxis = yAxis
@@ -87,9 +100,11 @@ public struct ScreenMapping: Sendable, Hashable {
 
 /// Errors of PanelInput that are not about one evemu line.
 public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A calibration property that is not six numbers within bounds.
     case badCalibration(String)
     /// The device has no range for an axis that carries positions.
     case missingAxis(device: String, code: UInt16)
+    /// A device that is not a touchscreen.
     case notATouchscreen(String)
     /// open() failed; `errno` says why (EACCES: not in the input group, ENOENT: no such node).
     case cannotOpen(path: String, errno: Int32)

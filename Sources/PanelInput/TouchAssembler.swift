@@ -7,6 +7,7 @@ import PanelGestures
 /// exactly the path of a real touchscreen. Contacts get ids of their own, unique for the
 /// assembler's life (tracking ids repeat and protocol A has none).
 public struct TouchAssembler: Sendable {
+    /// How events become touches: which axes give positions, how far a protocol-A contact may jump.
     public struct Configuration: Sendable, Hashable {
         /// ABS codes that carry X and Y; nil: the protocol's own (ABS_MT_POSITION_X/Y, or
         /// ABS_X/Y). Quirky devices report elsewhere (the eGalax of fixture 10: ABS_Z, ABS_RX).
@@ -20,6 +21,7 @@ public struct TouchAssembler: Sendable {
         /// previous frame is a new one, not the nearest old one moving.
         public var maxProtocolAJump: Double = .infinity
 
+        /// A configuration; `positionAxes` takes positions from other ABS codes (the eGalax's ABS_Z/ABS_RX).
         public init(positionAxes: (x: UInt16, y: UInt16)? = nil) {
             axisX = positionAxes?.x
             axisY = positionAxes?.y
@@ -42,7 +44,9 @@ public struct TouchAssembler: Sendable {
     /// numbered past it, are dropped and counted in `droppedContacts`.
     public static let maxContacts = 64
 
+    /// Protocol A (anonymous contacts) or B (slots), as the device reports.
     public let touchProtocol: TouchProtocol
+    /// Device units to picture pixels.
     public var mapping: ScreenMapping
     /// Contacts (protocol A) and slot selections (protocol B) dropped for being past
     /// `maxContacts`, over the assembler's life: non-zero means the device is broken or

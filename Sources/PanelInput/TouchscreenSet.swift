@@ -7,11 +7,16 @@ import PanelGestures
 /// cancelled (the gesture ends cleanly; refresh components go back to idle); when it returns
 /// it is opened again. Contact ids are made unique across devices.
 public final class TouchscreenSet {
+    /// Opens a device node.
     public typealias Opener = (String) throws -> any EventSource
 
+    /// Exactly these nodes, or every touchscreen udev reports (nil).
     public let explicitPaths: [String]?
+    /// The picture's width, pixels.
     public private(set) var width: Double
+    /// The picture's height, pixels.
     public private(set) var height: Double
+    /// How events become touches, for every device.
     public var configuration: TouchAssembler.Configuration
     /// The operator's mapping for every device; a device's udev calibration wins over its matrix.
     public var mapping: TouchMapping
@@ -28,7 +33,14 @@ public final class TouchscreenSet {
     private var entries: [String: Entry] = [:]
     private var serial = 0
 
-    /// - Parameter open: opens a node (`EvdevDevice` in the program; a fake in tests).
+    /// A set of no devices yet (`start(discovered:)` opens them).
+    /// - Parameters:
+    ///   - explicitPaths: exactly these nodes; nil: every touchscreen udev reports.
+    ///   - width: the picture's pixels across.
+    ///   - height: the picture's pixels down.
+    ///   - configuration: how events become touches.
+    ///   - mapping: the operator's mapping for every device.
+    ///   - open: opens a node (`EvdevDevice` in the program; a fake in tests).
     public init(explicitPaths: [String]? = nil, width: Double, height: Double,
                 configuration: TouchAssembler.Configuration = .init(), mapping: TouchMapping = .identity,
                 open: @escaping Opener) {

@@ -14,6 +14,7 @@ public final class UInputDevice {
     /// Whether this process can create uinput devices here.
     public static var isAvailable: Bool { access("/dev/uinput", W_OK) == 0 }
 
+    /// Creates a virtual device like `d` (its name, ids and axes) through /dev/uinput.
     public init(description d: DeviceDescription) throws {
         guard let dev = libevdev_new() else { throw InputError.failed(path: "/dev/uinput", call: "libevdev_new", errno: ENOMEM) }
         libevdev_set_name(dev, d.name)

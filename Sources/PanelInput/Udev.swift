@@ -31,6 +31,7 @@ public struct TouchscreenInfo: Sendable, Hashable {
 /// Finds touchscreens through libudev: input devices with ID_INPUT_TOUCHSCREEN=1 and an
 /// event node.
 public enum TouchscreenDiscovery {
+    /// The touchscreens udev knows now (ID_INPUT_TOUCHSCREEN event nodes).
     public static func list() throws -> [TouchscreenInfo] {
         guard let udev = udev_new() else { throw InputError.udev("udev_new failed") }
         defer { udev_unref(udev) }
@@ -68,7 +69,9 @@ public enum TouchscreenDiscovery {
 
 /// Watches udev for touchscreens coming and going (netlink, through libudev).
 public final class HotplugMonitor {
+    /// A device that came or went.
     public enum Change: Sendable, Hashable {
+        /// A touchscreen appeared.
         case added(TouchscreenInfo)
         /// The event node of a device that went away.
         case removed(String)
@@ -79,6 +82,7 @@ public final class HotplugMonitor {
     /// For a Dispatch read source; owned by the monitor.
     public let fileDescriptor: Int32
 
+    /// Listens to udev's input events.
     public init() throws {
         guard let udev = udev_new() else { throw InputError.udev("udev_new failed") }
         guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {

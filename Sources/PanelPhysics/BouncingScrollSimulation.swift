@@ -16,12 +16,21 @@ public struct BouncingScrollSimulation: Simulation {
         case frictionThenSpring(FrictionSimulation, SpringSimulation, at: Double)
     }
 
+    /// The smallest offset in range, points.
     public let leading: Double
+    /// The largest offset in range, points.
     public let trailing: Double
     private let phases: Phases
 
+    /// A fling from `position` that may cross the range's edges.
     /// - Parameters:
-    ///   - position: px; `velocity` px/s; `leading <= trailing` the in-range extent, px.
+    ///   - position: offset at t = 0, px.
+    ///   - velocity: velocity at t = 0, px/s.
+    ///   - leading: the smallest offset in range, px.
+    ///   - trailing: the largest offset in range (`leading <= trailing`), px.
+    ///   - spring: the bounce at an edge.
+    ///   - rate: the friction while in range.
+    ///   - tolerance: when motion counts as stopped.
     public init(position: Double, velocity: Double, leading: Double, trailing: Double,
                 spring: SpringDescription = .scrollBounce,
                 rate: DecelerationRate = .normal,

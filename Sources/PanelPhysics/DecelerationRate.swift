@@ -14,6 +14,7 @@ public struct DecelerationRate: Sendable, Equatable, Hashable {
     /// Multiplier per millisecond, in (0, 1).
     public var rawValue: Double
 
+    /// A rate: the share of velocity kept after each millisecond (UIKit's normal is 0.998).
     public init(rawValue: Double) {
         precondition(rawValue > 0 && rawValue < 1, "a deceleration rate is a multiplier in (0, 1)")
         self.rawValue = rawValue

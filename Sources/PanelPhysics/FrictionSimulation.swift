@@ -9,9 +9,13 @@ import Darwin
 /// Closed forms from ScrollMechanics `DecelerationTimingParameters.swift`, with
 /// k = 1000·ln(rate): x(t) = x₀ + v₀·(e^(kt) − 1)/k, v(t) = v₀·e^(kt), rest point x₀ − v₀/k.
 public struct FrictionSimulation: Simulation {
+    /// Offset at time 0, points.
     public let start: Double
+    /// Velocity at time 0, points per second.
     public let velocity: Double
+    /// The share of velocity kept each millisecond.
     public let rate: DecelerationRate
+    /// When motion counts as stopped.
     public let tolerance: Tolerance
     private let k: Double
 
@@ -19,6 +23,7 @@ public struct FrictionSimulation: Simulation {
     ///   - start: position at t = 0, px.
     ///   - velocity: velocity at t = 0, px/s.
     ///   - rate: velocity multiplier per ms.
+    ///   - tolerance: when motion counts as stopped.
     public init(start: Double, velocity: Double, rate: DecelerationRate = .normal,
                 tolerance: Tolerance = .scroll()) {
         self.start = start

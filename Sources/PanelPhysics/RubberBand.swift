@@ -13,6 +13,7 @@ public struct RubberBand: Sendable, Equatable {
     /// The UIScrollView coefficient, 0.55.
     public static let uiScrollViewCoefficient = 0.55
 
+    /// A rubber band over a view `dimension` points long, with UIScrollView's coefficient by default.
     public init(coefficient: Double = RubberBand.uiScrollViewCoefficient, dimension: Double) {
         self.coefficient = coefficient
         self.dimension = dimension

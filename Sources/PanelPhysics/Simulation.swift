@@ -20,6 +20,7 @@ public struct Tolerance: Sendable, Equatable {
     /// Speed in pixels per second under which the motion has stopped.
     public var velocity: Double
 
+    /// Motion counts as stopped within `distance` points of the end and below `velocity` points per second.
     public init(distance: Double, velocity: Double) {
         self.distance = distance
         self.velocity = velocity

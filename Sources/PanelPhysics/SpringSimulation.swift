@@ -13,6 +13,7 @@ public struct SpringDescription: Sendable, Equatable {
     /// Damping c, force per unit of velocity.
     public var damping: Double
 
+    /// A spring of `mass`, `stiffness` (per second squared per unit mass) and `damping` (per second).
     public init(mass: Double, stiffness: Double, damping: Double) {
         precondition(mass > 0 && stiffness > 0 && damping >= 0, "a spring needs mass, stiffness > 0")
         self.mass = mass
@@ -40,13 +41,27 @@ public struct SpringDescription: Sendable, Equatable {
 
 /// Closed-form motion of a damped spring from `start` towards `end`.
 public struct SpringSimulation: Simulation {
-    public enum Kind: Sendable, Equatable { case criticallyDamped, underDamped, overDamped }
+    /// How the spring comes to rest: without crossing its end fastest, oscillating, or slowly without crossing.
+    public enum Kind: Sendable, Equatable {
+        /// Damping ratio 1: back to the end fastest without crossing it.
+        case criticallyDamped
+        /// Damping ratio below 1: oscillates about the end, the swings dying away.
+        case underDamped
+        /// Damping ratio above 1: creeps to the end without crossing it.
+        case overDamped
+    }
 
+    /// The spring's mass, stiffness and damping.
     public let spring: SpringDescription
+    /// Position at time 0, points.
     public let start: Double
+    /// The position it comes to rest at, points.
     public let end: Double
+    /// Velocity at time 0, points per second.
     public let velocity: Double
+    /// When motion counts as stopped.
     public let tolerance: Tolerance
+    /// The regime its damping ratio gives.
     public let kind: Kind
     // Solution coefficients of y = x − end; meaning depends on `kind`.
     private let r1: Double, r2: Double, c1: Double, c2: Double, w: Double

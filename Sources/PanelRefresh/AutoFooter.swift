@@ -55,11 +55,13 @@ open class AutoFooter: RefreshFooter {
         applyInset()
     }
 
+    /// Arms the footer again when the content grows (a page came in).
     open override func scrollViewContentSizeDidChange(_ change: Change<Size>) {
         super.scrollViewContentSizeDidChange(change)
         send(.contentSizeChanged)
     }
 
+    /// Loads when the footer comes far enough into view.
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
         guard frame.minY != 0, let sv = scrollView, isContentFull else { return }
@@ -71,6 +73,7 @@ open class AutoFooter: RefreshFooter {
         send(.reachedEnd(blocked: blockedByHeader))
     }
 
+    /// Arms the footer again at a new drag.
     open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
         super.scrollViewPanStateDidChange(change)
         guard let sv = scrollView else { return }

@@ -2,7 +2,9 @@
 /// (MJRefreshAutoStateFooter).
 @MainActor
 open class AutoStateFooter: AutoFooter, StateTitled {
+    /// The state's text ("Loading more…").
     public let stateLabel = Label()
+    /// Gap between the spinner or picture and the text, points.
     public var labelLeftInset = RefreshStyle.labelLeftInset { didSet { setNeedsLayout() } }
     /// Hide the text while refreshing (the spinner alone shows).
     public var refreshingTitleHidden = false {
@@ -45,6 +47,7 @@ open class AutoStateFooter: AutoFooter, StateTitled {
 /// An auto footer with a spinner beside the text (MJRefreshAutoNormalFooter).
 @MainActor
 open class AutoNormalFooter: AutoStateFooter {
+    /// The spinner shown while loading.
     public let loadingView = ActivityIndicator()
 
     open override func prepare() {
@@ -75,6 +78,7 @@ open class AutoNormalFooter: AutoStateFooter {
 /// (MJRefreshAutoGifFooter).
 @MainActor
 open class AutoGifFooter: AutoStateFooter, GifAnimated {
+    /// The picture of the state (one frame, or frames while loading).
     public let gifView = ImageView()
 
     open override func prepare() {

@@ -22,11 +22,13 @@ open class BackFooter: RefreshFooter {
         return settings
     }
 
+    /// Follows the pull past the end of the content.
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
         send(.scrolled(pullSample(.bottom, blocked: blockedByHeader)))
     }
 
+    /// Refreshes when the finger lifts past the trigger.
     open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
         super.scrollViewPanStateDidChange(change)
         sendPan(change.new)

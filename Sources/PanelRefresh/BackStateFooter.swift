@@ -1,7 +1,9 @@
 /// A back footer with a state label (MJRefreshBackStateFooter).
 @MainActor
 open class BackStateFooter: BackFooter, StateTitled {
+    /// The state's text ("Release to load more").
     public let stateLabel = Label()
+    /// Gap between the arrow or spinner and the text, points.
     public var labelLeftInset = RefreshStyle.labelLeftInset { didSet { setNeedsLayout() } }
 
     open override func prepare() {
@@ -30,7 +32,9 @@ open class BackStateFooter: BackFooter, StateTitled {
 /// (MJRefreshBackNormalFooter).
 @MainActor
 open class BackNormalFooter: BackStateFooter {
+    /// The arrow that turns when the footer is armed.
     public let arrowView = ImageView()
+    /// The spinner shown while loading.
     public let loadingView = ActivityIndicator()
 
     open override func prepare() {
@@ -55,6 +59,7 @@ open class BackNormalFooter: BackStateFooter {
 /// refreshing looped, hidden in noMoreData.
 @MainActor
 open class BackGifFooter: BackStateFooter, GifAnimated {
+    /// The picture of the state (frames while pulling and loading).
     public let gifView = ImageView()
 
     open override func prepare() {

@@ -50,6 +50,7 @@ public struct LastUpdatedFormatter: Sendable {
                      minute: secondOfDay % 3_600 / 60, days: days)
     }
 
+    /// "Last updated: …" for `date` seen at `now` in the localizer's language: today's time, or the date; "No record" without one.
     @MainActor
     public func text(for date: Date?, now: Date, localizer: RefreshLocalizer) -> String {
         let prefix = localizer.text(.lastUpdated)

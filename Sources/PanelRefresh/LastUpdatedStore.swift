@@ -18,6 +18,7 @@ public protocol LastUpdatedStore: AnyObject {
 public final class InMemoryLastUpdatedStore: LastUpdatedStore {
     private var dates: [String: Date] = [:]
 
+    /// A store with no time saved.
     public init() {}
 
     public func date(forKey key: String) -> Date? { dates[key] }

@@ -2,7 +2,9 @@
 /// (MJRefreshNormalHeader).
 @MainActor
 open class NormalHeader: StateHeader {
+    /// The arrow that turns when the header is armed.
     public let arrowView = ImageView()
+    /// The spinner shown while refreshing.
     public let loadingView = ActivityIndicator()
 
     open override func prepare() {

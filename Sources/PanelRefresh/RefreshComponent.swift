@@ -12,6 +12,7 @@ import Glibc
 /// what calling it once does, and a later call always wins over an earlier one (trap T4).
 @MainActor
 open class RefreshComponent: View, ScrollViewObserver {
+    /// What a component calls to begin loading (the app's refresh or next page).
     public typealias Action = () -> Void
 
     /// MJRefreshFastAnimationDuration: 0.25 s (snap to the refreshing position, arrow flip).
@@ -30,6 +31,7 @@ open class RefreshComponent: View, ScrollViewObserver {
         PullMachine(role: .header, settings: RefreshSettings(extent: 0, triggerDistance: 0))
     }
 
+    /// The state shown: read-only; the control methods change it.
     public var state: RefreshState { machine.core.state }
     /// True in `refreshing`, `willRefresh` and `finished` (the component is open).
     public var isRefreshing: Bool { machine.core.isRefreshing }
@@ -291,15 +293,20 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// The state changed from `old` to `state`.
     open func stateDidChange(from old: RefreshState) {}
 
+    /// The content offset changed: subclasses follow the pull.
     open func scrollViewContentOffsetDidChange(_ change: Change<Point>) {}
+    /// The content size changed: subclasses move to the content's end.
     open func scrollViewContentSizeDidChange(_ change: Change<Size>) {}
+    /// The pan's state changed: subclasses refresh or re-arm at a lift or a new drag.
     open func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {}
+    /// The content inset changed: footers and trailers move with it.
     open func scrollViewContentInsetDidChange(_ change: Change<EdgeInsets>) {}
     /// The language or a text changed: set the texts again (then lay out).
     open func i18nDidChange() {
         titles?.update(for: self)
         setNeedsLayout()
     }
+    /// The pull's progress changed (`pullingPercent`): subclasses show it.
     open func pullingPercentDidChange() {}
     /// The component joined `scrollView`.
     open func didAttach(to scrollView: ScrollView) {}
@@ -349,14 +356,17 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// while hidden.
     private var observesScrolling: Bool { isUserInteractionEnabled && !isHidden }
 
+    /// Passes the change to `scrollViewContentOffsetDidChange(_:)` while the component shows.
     public func scrollViewContentOffsetDidChange(_ scrollView: ScrollView, _ change: Change<Point>) {
         if observesScrolling { scrollViewContentOffsetDidChange(change) }
     }
 
+    /// Passes the change to `scrollViewContentSizeDidChange(_:)`.
     public func scrollViewContentSizeDidChange(_ scrollView: ScrollView, _ change: Change<Size>) {
         if isUserInteractionEnabled { scrollViewContentSizeDidChange(change) }
     }
 
+    /// Passes the change to `scrollViewPanStateDidChange(_:)` while the component shows.
     public func scrollViewPanStateDidChange(_ scrollView: ScrollView, _ change: Change<PanRecognizer.State>) {
         if observesScrolling { scrollViewPanStateDidChange(change) }
     }

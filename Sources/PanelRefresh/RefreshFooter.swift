@@ -79,12 +79,14 @@ open class RefreshFooter: RefreshComponent {
         if maxDragDistance != nil { scrollView.maximumOverscroll.bottom = .infinity }
     }
 
+    /// Moves to the end of the new content.
     open override func scrollViewContentSizeDidChange(_ change: Change<Size>) {
         super.scrollViewContentSizeDidChange(change)
         placeComponent()
         applyHidingRules()
     }
 
+    /// Moves with the content's bottom inset.
     open override func scrollViewContentInsetDidChange(_ change: Change<EdgeInsets>) {
         super.scrollViewContentInsetDidChange(change)
         placeComponent()

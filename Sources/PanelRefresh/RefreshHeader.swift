@@ -125,12 +125,14 @@ open class RefreshHeader: RefreshComponent {
         return settings
     }
 
+    /// Follows the pull above the content.
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
         if position != .push { placeComponent() }
         send(.scrolled(pullSample(.top)))
     }
 
+    /// Refreshes when the finger lifts past the trigger.
     open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
         super.scrollViewPanStateDidChange(change)
         sendPan(change.new)
@@ -212,6 +214,7 @@ open class RefreshHeader: RefreshComponent {
         sv.setContentOffset(Point(x: sv.contentOffset.x, y: twoLevelOffset), duration: fastAnimationDuration)
     }
 
+    /// Keeps its own inset apart from the one the app set.
     open override func scrollViewContentInsetDidChange(_ change: Change<EdgeInsets>) {
         super.scrollViewContentInsetDidChange(change)
         if change.old.left != change.new.left || position != .push {

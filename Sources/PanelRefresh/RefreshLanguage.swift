@@ -1,16 +1,28 @@
 /// The languages the components ship texts for: MJRefresh's built-in six and six more.
 public enum RefreshLanguage: String, Sendable, Hashable, CaseIterable {
+    /// English.
     case english = "en"
+    /// Simplified Chinese.
     case simplifiedChinese = "zh-Hans"
+    /// Traditional Chinese.
     case traditionalChinese = "zh-Hant"
+    /// Korean.
     case korean = "ko"
+    /// Russian.
     case russian = "ru"
+    /// Ukrainian.
     case ukrainian = "uk"
+    /// German.
     case german = "de"
+    /// French.
     case french = "fr"
+    /// Spanish.
     case spanish = "es"
+    /// Italian.
     case italian = "it"
+    /// Portuguese.
     case portuguese = "pt"
+    /// Japanese.
     case japanese = "ja"
 
     /// Maps a BCP 47 or POSIX locale code ("zh_TW.UTF-8", "ru-RU", "zh-Hans-CN") to a shipped
@@ -43,18 +55,24 @@ public enum RefreshLanguage: String, Sendable, Hashable, CaseIterable {
 
 /// Every text the components show.
 public enum RefreshTextKey: String, Sendable, Hashable, CaseIterable {
+    /// The header's texts, by state.
     case headerIdle, headerPulling, headerRefreshing, headerFinished, headerFailed
+    /// The auto footer's texts, by state.
     case autoFooterIdle, autoFooterRefreshing
+    /// The back footer's texts, by state.
     case backFooterIdle, backFooterPulling, backFooterRefreshing
+    /// Texts every footer shows: no more data, a result, a failure.
     case footerNoMoreData, footerFinished, footerFailed
     /// The persistent failed state of an auto footer (a tap or a new drag retries) and of a
     /// back footer (a new pull retries).
     case footerRetryTap, footerRetryPull
     /// A header pulled past its second threshold: releasing opens the second floor.
     case headerReleaseToTwoLevel
+    /// The trailer's texts, by state.
     case trailerIdle, trailerPulling, trailerRefreshing, trailerNoMoreData
     /// Prefix of the last-updated line.
     case lastUpdated
+    /// "Today" in the last-updated line.
     case today
     /// Shown instead of a time when there is no record.
     case noRecord

@@ -8,6 +8,7 @@ public final class RefreshLocalizer {
     /// The localizer components use unless given another.
     public static let shared = RefreshLocalizer()
 
+    /// The language of the texts; changing it relabels the components that use this localizer.
     public var language: RefreshLanguage {
         didSet { if language != oldValue { notify() } }
     }
@@ -16,6 +17,7 @@ public final class RefreshLocalizer {
     private var observers: [Weak] = []
     private struct Weak { weak var component: RefreshComponent? }
 
+    /// A localizer in `language`.
     public init(language: RefreshLanguage = .english) {
         self.language = language
     }
@@ -23,6 +25,7 @@ public final class RefreshLocalizer {
     /// The text for `key` in the current language: an override if set, else the built-in one.
     public func text(_ key: RefreshTextKey) -> String { text(key, in: language) }
 
+    /// The text of `key` in `language`.
     public func text(_ key: RefreshTextKey, in language: RefreshLanguage) -> String {
         overrides[language]?[key] ?? RefreshStrings.text(key, language)
     }

@@ -29,9 +29,11 @@ public enum RefreshState: String, Sendable, Hashable, CaseIterable {
 
 /// How a refresh ended, shown in the `finished` state.
 public enum RefreshResult: Sendable, Hashable {
+    /// The load worked.
     case success
     /// The load failed; the message is for logs and status lines, not for the label.
     case failure(String?)
 
+    /// Whether the load worked.
     public var isSuccess: Bool { if case .success = self { return true } else { return false } }
 }

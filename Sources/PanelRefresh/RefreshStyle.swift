@@ -64,6 +64,7 @@ final class StateTitles {
 /// Components whose state label follows the state: the State, Normal and Gif variants.
 @MainActor
 public protocol StateTitled: RefreshComponent {
+    /// The label that says the state.
     var stateLabel: Label { get }
 }
 
@@ -82,6 +83,7 @@ extension StateTitled {
 
 /// Frames of a gif variant for one state.
 public struct GifFrameSet: Sendable, Equatable {
+    /// The frames, in order.
     public var images: [ImageReference]
     /// Seconds per pass through `images`.
     public var duration: Double
@@ -171,6 +173,7 @@ final class GifFrames {
 /// The Gif variants: frames per state in `gifView`.
 @MainActor
 public protocol GifAnimated: StateTitled {
+    /// The view that shows the frames.
     var gifView: ImageView { get }
     /// The component's height, points: it grows to the tallest first frame.
     var height: Double { get set }

@@ -4,7 +4,9 @@ import Glibc
 /// A header with a state label and a last-updated label (MJRefreshStateHeader).
 @MainActor
 open class StateHeader: RefreshHeader, StateTitled {
+    /// The state's text ("Pull down to refresh").
     public let stateLabel = Label()
+    /// "Last updated: …".
     public let lastUpdatedTimeLabel = Label()
     /// Gap between the text and the arrow, spinner or gif, points.
     public var labelLeftInset = RefreshStyle.labelLeftInset { didSet { setNeedsLayout() } }

@@ -1,6 +1,7 @@
 /// A trailer with a vertical state label, one character per line (MJRefreshStateTrailer).
 @MainActor
 open class StateTrailer: Trailer, StateTitled {
+    /// The state's text, one character per line.
     public let stateLabel = Label()
 
     open override func prepare() {
@@ -32,6 +33,7 @@ open class StateTrailer: Trailer, StateTitled {
 /// A trailer with an arrow that turns when armed (MJRefreshNormalTrailer).
 @MainActor
 open class NormalTrailer: StateTrailer {
+    /// The arrow that turns when the trailer is armed.
     public let arrowView = ImageView()
 
     open override func prepare() {

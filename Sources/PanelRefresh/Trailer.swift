@@ -52,11 +52,13 @@ open class Trailer: RefreshComponent {
         frame = Rect(x: x, y: -sv.adjustedContentInset.top, width: width, height: sv.frame.height)
     }
 
+    /// Moves to the end of the new content.
     open override func scrollViewContentSizeDidChange(_ change: Change<Size>) {
         super.scrollViewContentSizeDidChange(change)
         placeComponent()
     }
 
+    /// Moves with the content's right inset.
     open override func scrollViewContentInsetDidChange(_ change: Change<EdgeInsets>) {
         super.scrollViewContentInsetDidChange(change)
         placeComponent()
@@ -72,11 +74,13 @@ open class Trailer: RefreshComponent {
         return settings
     }
 
+    /// Follows the pull past the last column.
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {
         super.scrollViewContentOffsetDidChange(change)
         send(.scrolled(pullSample(.right)))
     }
 
+    /// Loads when the finger lifts past the trigger.
     open override func scrollViewPanStateDidChange(_ change: Change<PanRecognizer.State>) {
         super.scrollViewPanStateDidChange(change)
         sendPan(change.new)

@@ -6,9 +6,11 @@ import PanelUI
 /// Drawing operations on a surface, in pixels, all through pixman: solid and translucent
 /// fills, anti-aliased polygons (as triangles), masks and images, clipped to a region.
 public final class Canvas {
+    /// Where it draws.
     public let surface: Surface
     private var clip: [Rect] = []
 
+    /// A canvas on `surface`.
     public init(surface: Surface) {
         self.surface = surface
     }
@@ -166,10 +168,14 @@ public enum ImageFilter: Sendable {
 
 /// A triangle in pixel coordinates.
 public struct Triangle: Sendable, Hashable {
+    /// The first corner.
     public var a: Point
+    /// The second corner.
     public var b: Point
+    /// The third corner.
     public var c: Point
 
+    /// A triangle with these corners.
     public init(_ a: Point, _ b: Point, _ c: Point) {
         self.a = a
         self.b = b

@@ -6,7 +6,9 @@ import PanelUI
 /// so a spinner frame costs one composite of a small rectangle instead of rasterising 12
 /// anti-aliased polygons.
 public final class CoverageMask {
+    /// Pixels across.
     public let width: Int
+    /// Pixels down.
     public let height: Int
     let image: OpaquePointer
 

@@ -42,6 +42,7 @@ public final class FontLibrary: TextMeasurer {
     /// How many candidates of the sorted list are tried for a character before giving up.
     private static let maxCandidates = 12
 
+    /// Opens fontconfig and the sans-serif faces with their fallbacks.
     public init() throws {
         var lib: OpaquePointer?
         guard FT_Init_FreeType(&lib) == 0, let lib else { throw RenderError.fonts("FT_Init_FreeType failed") }

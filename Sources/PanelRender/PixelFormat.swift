@@ -9,6 +9,7 @@ public enum PixelFormat: String, Sendable, Hashable, CaseIterable {
     /// 16 bits, for small panels (DRM_FORMAT_RGB565).
     case rgb565
 
+    /// Bytes one pixel takes.
     public var bytesPerPixel: Int { self == .rgb565 ? 2 : 4 }
 
     var pixman: pixman_format_code_t {

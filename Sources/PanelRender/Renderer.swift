@@ -8,6 +8,7 @@ import PanelUI
 /// (a list's off-screen rows do not exist as views at all).
 @MainActor
 public final class Renderer {
+    /// The faces text is drawn with.
     public let fonts: FontLibrary
     /// Pixels per point.
     public var scale: Double
@@ -40,6 +41,7 @@ public final class Renderer {
     /// Masks rasterised so far (the rest came from the cache).
     public var masksBuilt: Int { masks.built }
 
+    /// A renderer with `fonts`, `scale` pixels per point.
     public init(fonts: FontLibrary, scale: Double = 1) {
         self.fonts = fonts
         self.scale = scale

@@ -6,7 +6,9 @@ import PanelUI
 
 /// A whole-pixel rectangle.
 public struct PixelRect: Sendable, Hashable {
+    /// The rectangle's left, top, width and height, pixels.
     public var x: Int, y: Int, width: Int, height: Int
+    /// A rectangle at (`x`, `y`) of `width` by `height` pixels.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -24,14 +26,19 @@ public struct PixelRect: Sendable, Hashable {
         self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The right edge (exclusive).
     public var maxX: Int { x + width }
+    /// The bottom edge (exclusive).
     public var maxY: Int { y + height }
+    /// Pixels covered.
     public var area: Int { width * height }
 
+    /// Whether `other` lies inside.
     public func contains(_ other: PixelRect) -> Bool {
         other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
     }
 
+    /// The smallest rectangle around both.
     public func union(_ other: PixelRect) -> PixelRect {
         let x0 = min(x, other.x), y0 = min(y, other.y)
         return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
@@ -58,8 +65,11 @@ public struct PixelRect: Sendable, Hashable {
 public final class ScanoutTarget {
     /// Pixels of the glass.
     public let width: Int
+    /// Rows of the memory.
     public let height: Int
+    /// Bytes from one row to the next.
     public let stride: Int
+    /// How a pixel is stored.
     public let format: PixelFormat
     private let pixels: UnsafeMutableRawPointer
     /// The same memory as 32-bit pixels, for turned copies (written, never read).
@@ -189,13 +199,18 @@ extension ScanoutTarget {
 /// another is dropped, and past `limit` they become their bounding box (copying a little more
 /// costs less than many small copies and commits).
 public struct PixelRegion: Sendable, Hashable {
+    /// The rectangles, at most `limit`.
     public private(set) var rects: [PixelRect] = []
+    /// Beyond this many rectangles, the nearest two are merged.
     public static let limit = 8
 
+    /// No rectangles.
     public init() {}
 
+    /// Whether there are none.
     public var isEmpty: Bool { rects.isEmpty }
 
+    /// Adds `rect`, merging the two closest when there would be more than `limit`.
     public mutating func add(_ rect: PixelRect) {
         guard rect.width > 0, rect.height > 0 else { return }
         if rects.contains(where: { $0.contains(rect) }) { return }
@@ -206,5 +221,6 @@ public struct PixelRegion: Sendable, Hashable {
         }
     }
 
+    /// Forgets every rectangle.
     public mutating func removeAll() { rects.removeAll() }
 }

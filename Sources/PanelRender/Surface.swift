@@ -4,10 +4,13 @@ import Glibc
 
 /// Pixels in memory: the renderer's own buffer, or one it is lent (a DRM dumb buffer).
 public final class Surface {
+    /// Pixels across.
     public let width: Int
+    /// Pixels down.
     public let height: Int
     /// Bytes per row (a multiple of 4, as pixman requires).
     public let stride: Int
+    /// How a pixel is stored.
     public let format: PixelFormat
     /// The first pixel.
     public let pixels: UnsafeMutableRawPointer

@@ -9,13 +9,16 @@ open class ActivityIndicator: View {
     /// Side of the medium style (iOS 13+ MJRefresh default), points.
     public static let mediumSize = Size(width: 20, height: 20)
 
+    /// The spokes' colour.
     public var color: Color = .gray { didSet { if color != oldValue { setNeedsDisplay() } } }
     /// Hide while stopped, as UIActivityIndicatorView does by default.
     public var hidesWhenStopped = true { didSet { setNeedsDisplay() } }
+    /// Whether the spokes turn (they are shown only then).
     public private(set) var isAnimating = false
     /// Which spoke is brightest, 0..<spokes.
     public private(set) var phase = 0
 
+    /// An indicator of UIKit's medium size.
     public override init(frame: Rect = Rect(origin: .zero, size: ActivityIndicator.mediumSize)) {
         super.init(frame: frame)
     }
@@ -23,6 +26,7 @@ open class ActivityIndicator: View {
     /// Whether the renderer should draw it.
     public var isVisible: Bool { !isHidden && (isAnimating || !hidesWhenStopped) }
 
+    /// Shows the indicator and starts turning.
     public func startAnimating() {
         guard !isAnimating else { return }
         isAnimating = true
@@ -30,6 +34,7 @@ open class ActivityIndicator: View {
         attachAnimation()
     }
 
+    /// Stops turning and hides the indicator.
     public func stopAnimating() {
         guard isAnimating else { return }
         isAnimating = false

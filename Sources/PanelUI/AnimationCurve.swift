@@ -1,6 +1,7 @@
 import PanelGestures
 /// Timing curve of a duration-based animation: maps elapsed fraction to progress.
 public enum AnimationCurve: Sendable, Equatable {
+    /// Constant speed.
     case linear
     /// Core Animation's `kCAMediaTimingFunctionEaseIn`, cubic Bézier (0.42, 0, 1, 1).
     case easeIn

@@ -3,9 +3,12 @@ import PanelPhysics
 
 /// Names one animated property so a new animation of it replaces the running one.
 public struct AnimationKey: Hashable, Sendable {
+    /// The object animated.
     public let object: ObjectIdentifier
+    /// Which of its properties.
     public let name: String
 
+    /// The key of `object`'s property `name`.
     public init(_ object: AnyObject, _ name: String) {
         self.object = ObjectIdentifier(object)
         self.name = name
@@ -21,6 +24,7 @@ public struct AnimationKey: Hashable, Sendable {
 /// `false`. Animations with zero duration apply their end value and complete at once.
 @MainActor
 public final class Animator {
+    /// The clock the animations run on.
     public let clock: any Clock
 
     private final class Entry {
@@ -44,6 +48,7 @@ public final class Animator {
 
     private var entries: [Entry] = []
 
+    /// An animator on `clock`.
     public init(clock: any Clock) {
         self.clock = clock
     }
@@ -62,6 +67,7 @@ public final class Animator {
         return earliest
     }
 
+    /// Whether an animation of `key` runs.
     public func isRunning(_ key: AnimationKey) -> Bool { entries.contains { $0.key == key } }
 
     /// Animates from `from` (the property's value now) to `to` over `duration` s.

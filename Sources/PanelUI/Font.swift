@@ -1,21 +1,31 @@
 import PanelGestures
 /// What a label asks of a font; PanelRender finds a face for it through fontconfig.
 public struct Font: Hashable, Sendable {
-    public enum Weight: String, Sendable, Hashable { case regular, bold }
+    /// The stroke weight.
+    public enum Weight: String, Sendable, Hashable {
+        /// The face's normal weight.
+        case regular
+        /// The bold face.
+        case bold
+    }
 
     /// fontconfig family or generic name ("sans-serif").
     public var family: String
     /// Size in points.
     public var size: Double
+    /// Regular or bold.
     public var weight: Weight
 
+    /// A font of `family` (fontconfig's name), `size` points, `weight`.
     public init(family: String = "sans-serif", size: Double, weight: Weight = .regular) {
         self.family = family
         self.size = size
         self.weight = weight
     }
 
+    /// The sans-serif font at `size` points.
     public static func system(_ size: Double) -> Font { Font(size: size) }
+    /// The bold sans-serif font at `size` points.
     public static func bold(_ size: Double) -> Font { Font(size: size, weight: .bold) }
 }
 
@@ -34,6 +44,7 @@ public protocol TextMeasurer: AnyObject {
 /// labels where no renderer is attached (tests, headless logic); the renderer replaces it.
 @MainActor
 public final class EstimatedTextMeasurer: TextMeasurer {
+    /// An estimate with no font files.
     public init() {}
 
     public func width(of text: String, font: Font) -> Double {

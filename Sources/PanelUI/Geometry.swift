@@ -2,46 +2,66 @@ import PanelGestures
 
 /// A size in points; with `Screen.scale` = 1 (the default on panels) points are pixels.
 public struct Size: Hashable, Sendable, CustomStringConvertible {
+    /// Points across.
     public var width: Double
+    /// Points down.
     public var height: Double
 
+    /// A size of `width` by `height` points.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
 
+    /// No size.
     public static let zero = Size(width: 0, height: 0)
     public var description: String { "\(width)x\(height)" }
 }
 
 /// A rectangle in points, origin at the top left.
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    /// The top-left corner, points.
     public var origin: Point
+    /// The width and height, points.
     public var size: Size
 
+    /// A rectangle at `origin` of `size`.
     public init(origin: Point, size: Size) {
         self.origin = origin
         self.size = size
     }
 
+    /// A rectangle at (`x`, `y`) of `width` by `height` points.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
     }
 
+    /// The empty rectangle at the origin.
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
+    /// The left edge.
     public var minX: Double { origin.x }
+    /// The top edge.
     public var minY: Double { origin.y }
+    /// The right edge (exclusive).
     public var maxX: Double { origin.x + size.width }
+    /// The bottom edge (exclusive).
     public var maxY: Double { origin.y + size.height }
+    /// The horizontal middle.
     public var midX: Double { origin.x + size.width / 2 }
+    /// The vertical middle.
     public var midY: Double { origin.y + size.height / 2 }
+    /// The width.
     public var width: Double { size.width }
+    /// The height.
     public var height: Double { size.height }
+    /// Whether it covers no area.
     public var isEmpty: Bool { size.width <= 0 || size.height <= 0 }
 
+    /// Whether `p` is inside (the right and bottom edges are outside).
     public func contains(_ p: Point) -> Bool { p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY }
 
+    /// The rectangle moved by `dx`, `dy` points.
     public func offsetBy(dx: Double, dy: Double) -> Rect {
         Rect(x: minX + dx, y: minY + dy, width: width, height: height)
     }
@@ -67,11 +87,16 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
 /// Margins on the four edges, in points.
 public struct EdgeInsets: Hashable, Sendable, CustomStringConvertible {
+    /// Inset at the top, points.
     public var top: Double
+    /// Inset at the left, points.
     public var left: Double
+    /// Inset at the bottom, points.
     public var bottom: Double
+    /// Inset at the right, points.
     public var right: Double
 
+    /// Insets of these amounts, points.
     public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
         self.top = top
         self.left = left
@@ -79,8 +104,10 @@ public struct EdgeInsets: Hashable, Sendable, CustomStringConvertible {
         self.right = right
     }
 
+    /// No insets.
     public static let zero = EdgeInsets()
 
+    /// The insets added side by side.
     public static func + (a: EdgeInsets, b: EdgeInsets) -> EdgeInsets {
         EdgeInsets(top: a.top + b.top, left: a.left + b.left, bottom: a.bottom + b.bottom, right: a.right + b.right)
     }
@@ -90,11 +117,16 @@ public struct EdgeInsets: Hashable, Sendable, CustomStringConvertible {
 
 /// A colour with 8-bit sRGB channels and straight (not premultiplied) alpha.
 public struct Color: Hashable, Sendable {
+    /// Red, 0 to 255.
     public var red: UInt8
+    /// Green, 0 to 255.
     public var green: UInt8
+    /// Blue, 0 to 255.
     public var blue: UInt8
+    /// Opacity, 0 (clear) to 255 (opaque).
     public var alpha: UInt8
 
+    /// A colour; opaque by default.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
@@ -102,8 +134,11 @@ public struct Color: Hashable, Sendable {
         self.alpha = alpha
     }
 
+    /// Opaque black.
     public static let black = Color(red: 0, green: 0, blue: 0)
+    /// Opaque white.
     public static let white = Color(red: 255, green: 255, blue: 255)
+    /// Fully transparent.
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
     /// UIKit's `lightGrayColor`-like separator, (200, 199, 204).
     public static let separator = Color(red: 200, green: 199, blue: 204)

@@ -14,6 +14,7 @@ public struct ImageReference: Hashable, Sendable {
 
     /// A PNG file's path, or the artwork's name.
     public var name: String
+    /// The image's size in pixels.
     public var size: Size
     /// Set for built-in artwork: drawn as shapes, not loaded from `name`.
     public var artwork: Artwork?
@@ -47,6 +48,7 @@ public enum ContentMode: String, Sendable, Hashable {
 /// An image, or a sequence of images played as an animation.
 @MainActor
 open class ImageView: View {
+    /// The image shown (nil: nothing).
     public var image: ImageReference? { didSet { if image != oldValue { setNeedsDisplay() } } }
     /// Draws the image's alpha in this colour (template rendering), if set.
     public var tintColor: Color? { didSet { if tintColor != oldValue { setNeedsDisplay() } } }
@@ -75,16 +77,19 @@ open class ImageView: View {
         }
         return rotation == 0 ? box : Self.rotatedBox(box, rotation)
     }
+    /// How the image fits the view.
     public var contentMode: ContentMode = .center { didSet { if contentMode != oldValue { setNeedsDisplay() } } }
 
     /// Frames of the animation.
     public var animationImages: [ImageReference] = [] { didSet { if animationImages != oldValue { setNeedsDisplay() } } }
     /// Seconds for one pass through `animationImages`.
     public var animationDuration: Double = 0
+    /// Whether the frames of `animationImages` play.
     public private(set) var isAnimating = false
     private var animationStart: Double = 0
     private var shownFrame = -1
 
+    /// An image view showing nothing.
     public override init(frame: Rect = .zero) {
         super.init(frame: frame)
     }
@@ -96,6 +101,7 @@ open class ImageView: View {
         attachAnimation()
     }
 
+    /// Stops the frames and shows `image` again.
     public func stopAnimating() {
         guard isAnimating else { return }
         isAnimating = false

@@ -3,6 +3,7 @@ import PanelGestures
 /// Supplies a list's rows.
 @MainActor
 public protocol ListDataSource: AnyObject {
+    /// How many rows the list has.
     func numberOfRows(in list: ListView) -> Int
     /// Fills a (possibly reused) cell for `row`.
     func list(_ list: ListView, configure cell: ListCell, forRow row: Int)
@@ -11,6 +12,7 @@ public protocol ListDataSource: AnyObject {
 /// Hears about taps on rows.
 @MainActor
 public protocol ListDelegate: AnyObject {
+    /// The row at `row` was tapped.
     func list(_ list: ListView, didSelectRow row: Int)
 }
 
@@ -28,7 +30,9 @@ public enum RowHeight: Sendable {
 /// away are reused, so a frame costs the same for 100 rows or 1,000,000.
 @MainActor
 open class ListView: ScrollView {
+    /// Gives the rows (held weakly, as UITableView's).
     public weak var dataSource: (any ListDataSource)?
+    /// Hears taps on rows (held weakly).
     public weak var delegate: (any ListDelegate)?
     /// The rows' extent along `orientation`: their height in a vertical list, their width in
     /// a horizontal one.
@@ -44,10 +48,12 @@ open class ListView: ScrollView {
     /// UITableView's default row height, 44 points.
     public static let defaultRowHeight: Double = 44
 
+    /// The row count the last `reloadData()` saw.
     public private(set) var numberOfRows = 0
     /// Row tops for variable heights: `rowOffsets[i]` is the top of row i, the last entry the
     /// content height.
     private var rowOffsets: [Double] = []
+    /// The cells on screen, by row.
     public private(set) var visibleCells: [Int: ListCell] = [:]
     private var reusableCells: [ListCell] = []
     /// Cells whose row must be configured again at the next layout.
@@ -207,8 +213,11 @@ open class ListView: ScrollView {
 /// A row of a list: title, subtitle, separator.
 @MainActor
 open class ListCell: View {
+    /// The first line of text.
     public let titleLabel = Label()
+    /// The second line, smaller and grey.
     public let subtitleLabel = Label()
+    /// The line under the row.
     public let separator = View()
     /// Left margin of the texts and the separator, points (UITableViewCell's 16).
     public var contentMargin: Double = 16 { didSet { setNeedsLayout() } }
@@ -216,6 +225,7 @@ open class ListCell: View {
     public internal(set) var row = -1
     weak var list: ListView?
 
+    /// A cell with empty texts.
     public override init(frame: Rect = .zero) {
         super.init(frame: frame)
         backgroundColor = .white

@@ -2,7 +2,9 @@ import PanelGestures
 /// A scroll view's visible area whose pixels move: the content at `area` (screen points)
 /// shifts by −`delta` (the change of the drawing offset).
 public struct ScrollMove: Sendable, Hashable {
+    /// The moved area, screen points.
     public var area: Rect
+    /// How far its pixels move, points (the change of the drawing offset).
     public var delta: Point
 }
 
@@ -14,13 +16,17 @@ public final class Screen {
     public let size: Size
     /// Pixels per point (1 on most panels).
     public let scale: Double
+    /// The top of the view tree, the screen's size.
     public let rootView: View
+    /// The animations of the views on this screen.
     public let animator: Animator
+    /// Measures text for layout (the renderer's fonts; an estimate without them).
     public var textMeasurer: any TextMeasurer
     /// Frames presented so far; components treat a screen with none as "not yet shown"
     /// (MJRefresh's view without a window).
     public private(set) var framesPresented = 0
 
+    /// A screen of `size` points at `scale` pixels per point.
     public init(size: Size, scale: Double = 1, animator: Animator,
                 textMeasurer: (any TextMeasurer)? = nil) {
         self.size = size
@@ -52,7 +58,9 @@ public final class Screen {
     /// What a frame must draw: pixel moves first (a scroll view's content shifted), then the
     /// damage.
     public struct FrameUpdate: Sendable {
+        /// Areas to draw again, screen points.
         public var damage: [Rect]
+        /// Areas whose pixels only move, drawn before the damage.
         public var moves: [ScrollMove]
     }
 

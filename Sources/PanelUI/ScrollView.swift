@@ -11,7 +11,10 @@ import PanelPhysics
 open class ScrollView: View {
     private let ownAnimator: Animator
 
-    /// - Parameter animator: drives deceleration, bounces and animated offsets.
+    /// A scroll view at `frame`.
+    /// - Parameters:
+    ///   - frame: where it is in its superview.
+    ///   - animator: drives deceleration, bounces and animated offsets.
     public init(frame: Rect, animator: Animator) {
         self.ownAnimator = animator
         super.init(frame: frame)
@@ -52,6 +55,7 @@ open class ScrollView: View {
         return Point(x: offset.x, y: pin)
     }
 
+    /// The size of the scrolled content, points.
     public var contentSize: Size = .zero {
         didSet {
             guard contentSize != oldValue else { return }
@@ -106,12 +110,15 @@ open class ScrollView: View {
 
     // MARK: Behaviour
 
+    /// Whether pans scroll the view.
     public var isScrollEnabled = true
     /// Whether the content can be dragged and flung past its edges.
     public var bounces = true
     /// Bounce vertically even when the content is not taller than the view (MJRefresh sets it).
     public var alwaysBounceVertical = false
+    /// Whether it bounces across even when its content is not wider than it.
     public var alwaysBounceHorizontal = false
+    /// How fast a fling slows down.
     public var decelerationRate: DecelerationRate = .normal
     /// Spring that brings the content back to an edge.
     public var bounceSpring: SpringDescription = .scrollBounce
@@ -121,9 +128,11 @@ open class ScrollView: View {
     /// max drag distance); infinite by default.
     public var maximumOverscroll = EdgeInsets(top: .infinity, left: .infinity, bottom: .infinity, right: .infinity)
 
+    /// Whether a finger is moving the content.
     public private(set) var isDragging = false
     /// True while a fling or bounce moves the content.
     public private(set) var isDecelerating = false
+    /// The state of the pan that moves it.
     public private(set) var panState: PanRecognizer.State = .possible
 
     /// Smallest offset on each axis: the content's top-left edge pulled to the inset.
@@ -140,11 +149,13 @@ open class ScrollView: View {
                      y: max(contentSize.height + inset.bottom - frame.height, minimum.y))
     }
 
+    /// Whether its content can move vertically (taller than it, or bouncing regardless).
     public var canScrollVertically: Bool {
         let inset = adjustedContentInset
         return isScrollEnabled && (alwaysBounceVertical || contentSize.height + inset.top + inset.bottom > frame.height)
     }
 
+    /// Whether its content can move horizontally.
     public var canScrollHorizontally: Bool {
         let inset = adjustedContentInset
         return isScrollEnabled && (alwaysBounceHorizontal || contentSize.width + inset.left + inset.right > frame.width)
@@ -155,11 +166,13 @@ open class ScrollView: View {
     private struct WeakObserver { weak var value: (any ScrollViewObserver)? }
     private var observers: [WeakObserver] = []
 
+    /// Adds an observer of offset, size and pan changes (held weakly).
     public func addObserver(_ observer: any ScrollViewObserver) {
         guard !observers.contains(where: { $0.value === observer }) else { return }
         observers.append(WeakObserver(value: observer))
     }
 
+    /// Removes an observer.
     public func removeObserver(_ observer: any ScrollViewObserver) {
         observers.removeAll { $0.value == nil || $0.value === observer }
     }
@@ -366,6 +379,7 @@ open class ScrollView: View {
     /// a jump across a long list in the time of a short one is not followable, a slow one
     /// keeps the user waiting.
     public static let scrollSecondsPerScreen: Double = 0.1
+    /// The longest an animated scroll takes, seconds.
     public static let maxScrollDuration: Double = 0.8
 
     /// Seconds to scroll `distance` points in a viewport of `viewport` points: `base` for up to

@@ -2,9 +2,12 @@ import PanelGestures
 
 /// An observed change: the value before and after.
 public struct Change<Value: Sendable>: Sendable {
+    /// The value before.
     public let old: Value
+    /// The value after.
     public let new: Value
 
+    /// A change from `old` to `new`.
     public init(old: Value, new: Value) {
         self.old = old
         self.new = new
@@ -23,8 +26,11 @@ public struct Change<Value: Sendable>: Sendable {
 /// Observers are called in the order they were added.
 @MainActor
 public protocol ScrollViewObserver: AnyObject {
+    /// The content offset changed.
     func scrollViewContentOffsetDidChange(_ scrollView: ScrollView, _ change: Change<Point>)
+    /// The content size changed.
     func scrollViewContentSizeDidChange(_ scrollView: ScrollView, _ change: Change<Size>)
+    /// The pan's state changed.
     func scrollViewPanStateDidChange(_ scrollView: ScrollView, _ change: Change<PanRecognizer.State>)
     /// The summed inset changed (the user's or a component's). MJRefresh has no such
     /// notification, which is why its users' inset changes fought the controls (trap T7).
@@ -32,8 +38,11 @@ public protocol ScrollViewObserver: AnyObject {
 }
 
 extension ScrollViewObserver {
+    /// Does nothing.
     public func scrollViewContentOffsetDidChange(_ scrollView: ScrollView, _ change: Change<Point>) {}
+    /// Does nothing.
     public func scrollViewContentSizeDidChange(_ scrollView: ScrollView, _ change: Change<Size>) {}
+    /// Does nothing.
     public func scrollViewPanStateDidChange(_ scrollView: ScrollView, _ change: Change<PanRecognizer.State>) {}
     public func scrollViewContentInsetDidChange(_ scrollView: ScrollView, _ change: Change<EdgeInsets>) {}
 }

@@ -5,8 +5,11 @@ import PanelGestures
 /// to the view under the finger.
 @MainActor
 public final class TouchDispatcher {
+    /// Recognises pans (its configuration is the panel's slop and fling bounds).
     public var pan: PanRecognizer
+    /// Recognises taps.
     public var tap: TapRecognizer
+    /// The view tree touches are hit-tested in.
     public let rootView: View
     /// Takes the pans that start where no scroll view is under the finger.
     public weak var scrollView: ScrollView?
@@ -22,6 +25,7 @@ public final class TouchDispatcher {
     private var fingersDown = false
     private var panned = false
 
+    /// A dispatcher for `rootView`'s tree; `scrollView` gets pans that no inner scroll view takes.
     public init(rootView: View, scrollView: ScrollView?,
                 configuration: PanRecognizer.Configuration = .init()) {
         self.rootView = rootView
@@ -30,6 +34,7 @@ public final class TouchDispatcher {
         tap = TapRecognizer(slop: configuration.slop)
     }
 
+    /// Routes one touch frame: to the pan's scroll views or, for a tap, to the view under it.
     public func handle(_ frame: TouchFrame) {
         let wasDown = fingersDown
         fingersDown = !frame.active.isEmpty

@@ -8,6 +8,7 @@ import PanelGestures
 /// `drawRect:`, which MJRefresh uses to promote WillRefresh).
 @MainActor
 open class View {
+    /// A view at `frame` (in its superview's coordinates).
     public init(frame: Rect = .zero) {
         self.frame = frame
     }
@@ -36,6 +37,7 @@ open class View {
         public static let flexibleHeight = AutoresizingMask(rawValue: 2)
     }
 
+    /// How it follows its superview's size changes.
     public var autoresizingMask: AutoresizingMask = []
 
     private func resizeSubviews(by delta: Size) {
@@ -59,6 +61,7 @@ open class View {
     /// Asks for a frame without damaging anything (the screen works out what to redraw).
     func setNeedsFrame() { needsDisplay = true }
 
+    /// Its own coordinate space: the scroll origin and its size.
     public var bounds: Rect { Rect(origin: boundsOrigin, size: frame.size) }
 
     /// Everything the view draws, in its own coordinates: its bounds, or more (a rotated
@@ -91,6 +94,7 @@ open class View {
             .map(\.element)
     }
 
+    /// The area it draws in its superview's coordinates (its frame, grown by what it draws outside).
     public var extentInSuperview: Rect { extent(for: frame) }
 
     // MARK: Appearance
@@ -106,6 +110,7 @@ open class View {
             superview?.setNeedsLayout()
         }
     }
+    /// The colour filled behind its content (nil: none).
     public var backgroundColor: Color? { didSet { if backgroundColor != oldValue { setNeedsDisplay() } } }
     /// Corner radius of the background, points.
     public var cornerRadius: Double = 0 { didSet { if cornerRadius != oldValue { setNeedsDisplay() } } }
@@ -116,7 +121,9 @@ open class View {
 
     // MARK: Tree
 
+    /// The view it is in (held weakly).
     public private(set) weak var superview: View?
+    /// The views in it, back to front.
     public private(set) var subviews: [View] = []
     /// Set on the root view of a screen.
     weak var hostScreen: Screen?
@@ -131,8 +138,10 @@ open class View {
     /// The animator that drives this view: the nearest one up the tree.
     open var animator: Animator? { superview?.animator ?? hostScreen?.animator }
 
+    /// Adds `view` in front of the others.
     public func addSubview(_ view: View) { insertSubview(view, at: subviews.count) }
 
+    /// Inserts `view` at `index` (0: at the back); it leaves its former superview.
     public func insertSubview(_ view: View, at index: Int) {
         defer { setNeedsDisplay(view.extentInSuperview) }
         if view.superview === self, let old = subviews.firstIndex(where: { $0 === view }) {
@@ -147,6 +156,7 @@ open class View {
         view.didMoveToSuperview()
     }
 
+    /// Leaves the superview.
     public func removeFromSuperview() {
         guard let parent = superview else { return }
         willMove(toSuperview: nil)
@@ -163,8 +173,10 @@ open class View {
 
     // MARK: Layout
 
+    /// Whether layout must run before the next frame.
     public private(set) var needsLayout = true
 
+    /// Asks for layout before the next frame.
     public func setNeedsLayout() { needsLayout = true }
 
     /// Runs `layoutSubviews()` here if asked for, then in every subview.
@@ -183,6 +195,7 @@ open class View {
 
     /// Rectangles changed since the last frame, in this view's coordinates.
     public private(set) var damagedRects: [Rect] = []
+    /// Whether it must be drawn again.
     public private(set) var needsDisplay = true
 
     /// Marks the whole view for redraw.

@@ -2,13 +2,18 @@
 /// `panel-refresh COMMAND --help` and the man page `panel-refresh(1)` (`--man`), so the three
 /// never disagree.
 public struct CommandHelp: Sendable {
+    /// The command's name ("run").
     public let name: String
     /// Arguments after the name, as in a synopsis ("FILE [--desc FILE]").
     public let synopsis: String
+    /// What the command does, a paragraph.
     public let summary: String
+    /// Each option with what it does.
     public let options: [(flag: String, meaning: String)]
+    /// Examples with what each does.
     public let examples: [(command: String, meaning: String)]
 
+    /// Every command, in the order the overview lists them.
     public static let all: [CommandHelp] = [
         CommandHelp(
             name: "run", synopsis: "[--config FILE] [--set SECTION.KEY=VALUE]... [--device PATH]... [--rotation N] [--screen WxH] [--trace FILE]",
@@ -104,6 +109,7 @@ public struct CommandHelp: Sendable {
             examples: [("panel-refresh expected-frame --screen 1280x800 --refreshes 2 expected.ppm", "the list after two refreshes")]),
     ]
 
+    /// The help of command `name`, nil when there is no such command.
     public static func named(_ name: String) -> CommandHelp? { all.first { $0.name == name } }
 
     /// `panel-refresh --help`.

@@ -8,14 +8,18 @@ import PanelRender
 /// A bad command line: printed with the usage, exit code 2.
 public struct UsageError: Error, CustomStringConvertible {
     public var description: String
+    /// A usage error saying `description`.
     public init(_ description: String) { self.description = description }
 }
 
 /// Options shared by the headless commands.
 public struct ScreenOptions: Sendable {
+    /// Pixels across.
     public var width = 800
+    /// Pixels down.
     public var height = 480
 
+    /// 800x480, the demo's size.
     public init() {}
 
     /// Parses "WxH".
@@ -32,28 +36,42 @@ public struct ScreenOptions: Sendable {
 /// virtual time.
 @MainActor
 public enum ReplayCommand {
+    /// What `replay` was asked.
     public struct Options: Sendable {
+        /// The recording (evemu, or events with `descriptionFile`).
         public var file: String
+        /// The device description for a recording of events only (`--desc`).
         public var descriptionFile: String?
+        /// The screen's pixels across (`--screen`).
         public var width = 800
+        /// The screen's pixels down.
         public var height = 480
+        /// The picture's turn (`--rotation`); none: `display.rotation`.
         public var rotation: Rotation = .none
+        /// Where every frame is written as PNG (`--frames`).
         public var framesDirectory: String?
+        /// How long the sample data takes to load, seconds (`--refresh-seconds`).
         public var refreshSeconds = 1.0
+        /// ABS codes that carry X and Y (`--axes`).
         public var positionAxes: (x: UInt16, y: UInt16)?
         /// The whole configuration (`--config`): data source, input mapping, locale, styles.
         public var configuration: Configuration?
         /// Frame lines with `renderMs` (`--timings`): the trace then differs from run to run.
         public var timings = false
 
+        /// A replay of `file` with the defaults.
         public init(file: String) { self.file = file }
     }
 
+    /// What a replay did.
     public struct Result {
+        /// Every trace event, in order.
         public var trace: [TraceEvent]
+        /// Frames the display showed.
         public var framesPresented: Int
     }
 
+    /// Replays the recording `options` name; `onTrace` hears each trace event as it happens.
     public static func run(_ options: Options, onTrace: ((TraceEvent) -> Void)? = nil) throws -> Result {
         // Before the file is read: a bad number is the caller's mistake, whatever the file holds.
         try checkRefreshSeconds(options)
@@ -129,16 +147,22 @@ public enum ReplayCommand {
 /// and one animated PNG.
 @MainActor
 public enum DemoCommand {
+    /// What the demo wrote.
     public struct Result {
+        /// The folder written.
         public var directory: String
+        /// Frames written as PNG.
         public var frames: Int
+        /// The animated PNG of the whole session.
         public var animation: String
+        /// Every trace event, in order.
         public var trace: [TraceEvent]
         /// The frame file showing each key moment: "pulling", "refreshing", "loading",
         /// "no-more-data" (the first frame drawn after the state was entered).
         public var moments: [String: String]
     }
 
+    /// Plays the scripted session on a `width`×`height` headless display, writing into `directory`.
     public static func run(width: Int = 800, height: Int = 480, directory: String) throws -> Result {
         let framesDirectory = directory + "/frames"
         try FileManager.default.createDirectory(atPath: framesDirectory, withIntermediateDirectories: true)

@@ -6,6 +6,7 @@ import PanelInput
 /// `panel-refresh devices`: touchscreens and DRM cards, as text.
 @MainActor
 public enum DevicesCommand {
+    /// The report: udev's touchscreens with their axes, and each DRM card's connectors and modes.
     public static func report(drm: any DRMCalls = LibDRM()) -> String {
         var out = "Touchscreens:\n"
         do {

@@ -42,6 +42,7 @@ public enum HardwareCheck {
         guard shown else { throw DisplayError.call("the flip completed no frame", errno: EIO) }
     }
 
+    /// Runs every check, telling `log` each result; `fixtures`: the recordings injected through uinput; `hold`: seconds the pattern stays up.
     public static func run(fixtures: String?, hold: Double, log: (String) -> Void) -> (passed: Int, failed: Int) {
         var passed = 0, failed = 0
         func check(_ name: String, _ body: () throws -> String) {

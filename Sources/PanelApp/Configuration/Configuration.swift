@@ -6,8 +6,11 @@ import PanelRender
 
 /// A bad configuration: which file, which line, what is wrong.
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file, or "command line".
     public var file: String
+    /// The line (0: the whole file or an option).
     public var line: Int
+    /// What is wrong.
     public var message: String
 
     public var description: String {
@@ -19,43 +22,105 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
 /// Everything an operator can set, with the defaults of a fresh install. See
 /// docs/configuration.md (a test checks that it documents every key).
 public struct Configuration: Sendable {
-    public enum SourceKind: String, Sendable, CaseIterable { case sample, command, file, http }
-    public enum Backend: String, Sendable, CaseIterable { case auto, drm, fbdev, headless }
-    public enum HeaderStyle: String, Sendable, CaseIterable { case normal, state, gif }
+    /// Where the items come from (`data.source`).
+    public enum SourceKind: String, Sendable, CaseIterable {
+        /// Made-up items (``SampleItemSource``).
+        case sample
+        /// A program's output (``CommandItemSource``).
+        case command
+        /// A JSON file (``FileItemSource``).
+        case file
+        /// A JSON document over HTTP(S) (``HTTPItemSource``).
+        case http
+    }
+    /// What draws the picture (`display.backend`).
+    public enum Backend: String, Sendable, CaseIterable {
+        /// DRM, else fbdev.
+        case auto
+        /// A DRM/KMS card.
+        case drm
+        /// A Linux framebuffer.
+        case fbdev
+        /// Memory only.
+        case headless
+    }
+    /// The header's look (`appearance.header`): MJRefresh's normal, state and gif headers.
+    public enum HeaderStyle: String, Sendable, CaseIterable {
+        /// Arrow, spinner, state text and last-updated line.
+        case normal
+        /// State text and last-updated line.
+        case state
+        /// Frames from `appearance.gif-frames`.
+        case gif
+    }
+    /// The footer's look and kind (`appearance.footer`): auto footers load when scrolled into
+    /// view, back footers when pulled.
     public enum FooterStyle: String, Sendable, CaseIterable {
-        case autoNormal = "auto-normal", autoState = "auto-state", autoGif = "auto-gif"
-        case backNormal = "back-normal", backState = "back-state", backGif = "back-gif"
+        /// Auto footer with spinner and text.
+        case autoNormal = "auto-normal"
+        /// Auto footer with text.
+        case autoState = "auto-state"
+        /// Auto footer with frames.
+        case autoGif = "auto-gif"
+        /// Back footer with arrow, spinner and text.
+        case backNormal = "back-normal"
+        /// Back footer with text.
+        case backState = "back-state"
+        /// Back footer with frames.
+        case backGif = "back-gif"
     }
     /// The trailer of a horizontal list (MJRefreshNormalTrailer, MJRefreshStateTrailer, none).
     public enum TrailerStyle: String, Sendable, CaseIterable {
-        case normal, state, none
+        /// Arrow and vertical text.
+        case normal
+        /// Vertical text only.
+        case state
+        /// No trailer: the first page only.
+        case none
     }
     /// Which way the list runs.
     public enum Orientation: String, Sendable, CaseIterable {
-        case vertical, horizontal
+        /// Rows, with header and footer.
+        case vertical
+        /// Columns, with the trailer.
+        case horizontal
     }
 
     // [data]
+    /// `data.source`: where items come from.
     public var source: SourceKind = .sample
+    /// `data.command`: the program and its arguments.
     public var command: [String] = []
+    /// `data.file`: a JSON file of items.
     public var file: String?
+    /// `data.url`: an http(s) URL of a JSON document.
     public var url: String?
     /// A file holding the HTTP password (absolute, or a credential's name in
     /// `$CREDENTIALS_DIRECTORY`); nil: the URL's own, if any.
     public var urlPasswordFile: String?
+    /// `data.timeout`: seconds a command or request may take.
     public var timeout: Double = 10
+    /// `data.page-size`: items per page.
     public var pageSize = 20
+    /// `data.refresh-seconds`: how long the sample source takes, seconds.
     public var refreshSeconds = 1.0
+    /// `rows.title`: the item field shown as a row's title.
     public var titleField = "title"
+    /// `rows.subtitle`: the item field shown under it.
     public var subtitleField = "subtitle"
     // [input]
+    /// `input.devices`: touchscreen nodes; empty: every one udev reports.
     public var devices: [String] = []
     /// How the touchscreen is turned against the glass, beyond `displayRotation` (a sensor
     /// mounted differently from the panel); the touch mapping uses the sum of both.
     public var rotation: Rotation = .none
+    /// `input.calibration`: libinput's matrix; nil: none (a device's udev property wins).
     public var calibration: CalibrationMatrix?
+    /// `input.swap-axes`.
     public var swapAxes = false
+    /// `input.invert-x`.
     public var invertX = false
+    /// `input.invert-y`.
     public var invertY = false
 
     /// The input settings as one value, for a picture turned by `picture` (by default
@@ -64,13 +129,20 @@ public struct Configuration: Sendable {
         TouchMapping(rotation: (picture ?? displayRotation).adding(rotation), calibration: calibration ?? .identity,
                      swapAxes: swapAxes, invertX: invertX, invertY: invertY)
     }
+    /// `input.position-axes`: the ABS codes that carry X and Y; nil: the usual ones.
     public var positionAxes: (x: UInt16, y: UInt16)?
+    /// `input.grab`: take the touchscreens exclusively.
     public var grab = true
     // [display]
+    /// `display.backend`.
     public var backend: Backend = .auto
+    /// `display.card`: a DRM card node; nil: the first with a connected panel.
     public var card: String?
+    /// `display.mode`: a mode instead of the panel's preferred one.
     public var mode: (width: Int, height: Int)?
+    /// `display.framebuffer`: the fbdev node.
     public var framebuffer = "/dev/fb0"
+    /// `display.headless-size`: the headless display's pixels.
     public var headlessSize = (width: 800, height: 480)
     /// How the picture is turned on the glass, clockwise; touch follows it.
     public var displayRotation: Rotation = .none
@@ -83,9 +155,13 @@ public struct Configuration: Sendable {
     /// Vertical: rows with header and footer; horizontal: columns with a trailer.
     public var orientation: Orientation = .vertical
     // [appearance]
+    /// `appearance.locale`: the texts' language; nil: the machine's `LANG`.
     public var locale: String?
+    /// `appearance.header`.
     public var header: HeaderStyle = .normal
+    /// `appearance.footer`.
     public var footer: FooterStyle = .autoNormal
+    /// `appearance.gif-frames`: the folder of the gif styles' frames.
     public var gifFrames: String?
     /// A PNG shown as the header's second floor (two-level refresh); nil: off.
     public var twoLevelImage: String?
@@ -93,11 +169,17 @@ public struct Configuration: Sendable {
     public var headerPosition: RefreshHeader.Position = .push
     /// The trailer of a horizontal list.
     public var trailer: TrailerStyle = .normal
+    /// `appearance.background`: the rows' background.
     public var background = Color.white
+    /// `appearance.text-color`: the rows' title colour.
     public var textColor = Color.black
+    /// `appearance.label-color`: the refresh texts' and arrow's colour.
     public var labelColor = Color(red: 90, green: 90, blue: 90)
+    /// `appearance.font`: the texts' fontconfig family.
     public var font = "sans-serif"
+    /// `rows.height`: a row's height (a column's width across), points.
     public var rowHeight = 72.0
+    /// `appearance.failure-seconds`: how long a failure shows, seconds.
     public var failureSeconds = 2.0
     // [refresh]
     /// Pull distance that arms the header, points; nil: its height (54).
@@ -119,6 +201,7 @@ public struct Configuration: Sendable {
     /// Seconds a refresh shows its spinner at least.
     public var minimumRefreshingSeconds = RefreshComponent.defaultMinimumRefreshingDuration
     // [state]
+    /// `state.directory`: where the last-updated time is kept.
     public var stateDirectory = "/var/lib/panel-refresh"
     /// Whether `stateDirectory` was set by the file or `--set` (else `$STATE_DIRECTORY` wins).
     public var stateDirectoryIsSet = false
@@ -133,6 +216,7 @@ public struct Configuration: Sendable {
     /// The most bytes the gif frames may take decoded at their size in the files: 64 MiB.
     public var gifMaxBytes = 64 << 20
 
+    /// The built-in defaults (what an empty file gives).
     public init() {}
 
     /// `data.refresh-seconds` (and `replay --refresh-seconds`): 0 to 60 s.
@@ -270,6 +354,7 @@ public struct Configuration: Sendable {
         return problems
     }
 
+    /// Reads and checks the file at `path` (at most 1 MiB, a regular file).
     public static func load(path: String) throws -> Configuration {
         try parse(String(decoding: try readFile(path), as: UTF8.self), file: path)
     }

@@ -15,6 +15,7 @@ public enum NumericOption {
     /// `hw-check --hold`, seconds the test pattern stays up: 0 to 3600.
     public static let holdSeconds = 0.0...3600
 
+    /// `text` as a number within `range` for `option`; a usage error naming both otherwise.
     public static func double(_ option: String, _ text: String, in range: ClosedRange<Double>) throws -> Double {
         guard let value = decimal(text), range.contains(value) else {
             throw UsageError("bad \(option) \"\(text)\": want a number from \(format(range.lowerBound)) to \(format(range.upperBound))")
@@ -52,6 +53,7 @@ public enum NumericOption {
     /// A range as the documentation writes it: "1 to 1000".
     public static func describe(_ range: ClosedRange<Double>) -> String { "\(format(range.lowerBound)) to \(format(range.upperBound))" }
 
+    /// `text` as a whole number within `range` for `option`; a usage error naming both otherwise.
     public static func integer(_ option: String, _ text: String, in range: ClosedRange<Int>) throws -> Int {
         guard let value = Int(text), range.contains(value) else {
             throw UsageError("bad \(option) \"\(text)\": want a whole number from \(range.lowerBound) to \(range.upperBound)")

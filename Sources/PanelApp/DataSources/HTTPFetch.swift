@@ -29,6 +29,7 @@ public struct HTTPLimits: Sendable, Equatable {
     /// (`CURLOPT_LOW_SPEED_LIMIT` / `_TIME`): a server trickling one byte a second. 1 KiB/s
     /// over 5 s: a page of items is a few KiB, so a live server sends it in well under 5 s.
     public var stallBytesPerSecond = 1024
+    /// Seconds below `stallBytesPerSecond` before a transfer is abandoned.
     public var stallSeconds = 5
     /// Redirects followed (`CURLOPT_MAXREDIRS`); a loop ends here. 5, as a browser's
     /// "too many redirects" is about 20 and a data endpoint needs one or two.
@@ -37,6 +38,7 @@ public struct HTTPLimits: Sendable, Equatable {
     /// `CURLOPT_REDIR_PROTOCOLS_STR`): a redirect to file:// or ftp:// is refused.
     public static let protocols = "http,https"
 
+    /// Limits of `maxBytes` and `timeout` seconds, the rest their defaults.
     public init(maxBytes: Int = ItemParser.maxBytes, timeout: Double) {
         self.maxBytes = maxBytes
         self.timeout = timeout

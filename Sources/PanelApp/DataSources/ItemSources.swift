@@ -6,10 +6,15 @@ import PanelInput
 
 /// Why a data source gave no page.
 public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A command ended with `status`; its last stderr line says why.
     case exitStatus(command: String, status: Int32, stderr: String)
+    /// No answer within `seconds`.
     case timeout(source: String, seconds: Double)
+    /// The source could not be reached (no such program, file or host).
     case unreachable(source: String, reason: String)
+    /// The answer is not a list of items.
     case malformed(source: String, reason: String)
+    /// The answer is larger than `limit` bytes.
     case tooLarge(source: String, limit: Int)
     /// Slower than `bytesPerSecond` for `seconds`: a server that trickles.
     case stalled(source: String, bytesPerSecond: Int, seconds: Int)
@@ -39,8 +44,11 @@ public enum ItemParser {
 
     /// Which fields of an item hold the title and the subtitle (`[rows]` in the configuration).
     public struct Fields: Sendable, Equatable {
+        /// The item field shown as the title.
         public var title = "title"
+        /// The item field shown as the subtitle.
         public var subtitle = "subtitle"
+        /// Fields named `title` and `subtitle`.
         public init(title: String = "title", subtitle: String = "subtitle") {
             self.title = title
             self.subtitle = subtitle
@@ -138,14 +146,19 @@ enum Background {
 /// `timeout` seconds.
 @MainActor
 public final class CommandItemSource: ItemSource {
+    /// The item fields shown.
     public var fields = ItemParser.Fields()
     /// Whether a load does its work on the caller's thread and answers before it returns
     /// (virtual time: a replay, where a source's answer takes no time); off in the kiosk.
     public var runsInline = false
+    /// The program run for each page.
     public let executable: String
+    /// Its arguments; the page number follows them.
     public let arguments: [String]
+    /// Seconds a run may take before it is ended.
     public var timeout: Double
 
+    /// A source running `executable` with `arguments` for each page, at most `timeout` seconds.
     public init(executable: String, arguments: [String] = [], timeout: Double = 10) {
         self.executable = executable
         self.arguments = arguments
@@ -186,12 +199,15 @@ public final class CommandItemSource: ItemSource {
 /// A JSON file, read again on every load (so a pull shows what it holds now).
 @MainActor
 public final class FileItemSource: ItemSource {
+    /// The item fields shown.
     public var fields = ItemParser.Fields()
     /// Whether a load does its work on the caller's thread and answers before it returns
     /// (virtual time: a replay, where a source's answer takes no time); off in the kiosk.
     public var runsInline = false
+    /// The JSON file.
     public let path: String
 
+    /// A source reading `path`.
     public init(path: String) { self.path = path }
 
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
@@ -221,16 +237,20 @@ public final class FileItemSource: ItemSource {
 /// gives the password instead of the URL.
 @MainActor
 public final class HTTPItemSource: ItemSource {
+    /// The item fields shown.
     public var fields = ItemParser.Fields()
     /// Whether a load does its work on the caller's thread and answers before it returns
     /// (virtual time: a replay, where a source's answer takes no time); off in the kiosk.
     public var runsInline = false
+    /// The document's URL; `{page}` and `{size}` are replaced.
     public let url: String
+    /// Seconds a request may take.
     public var timeout: Double
     /// A file whose first line is the password (read at every load: a rotated credential is
     /// used at the next pull); nil: the URL's own, if any.
     public var passwordFile: String?
 
+    /// A source fetching `url` within `timeout` seconds; the password from `passwordFile` when given.
     public init(url: String, timeout: Double = 10, passwordFile: String? = nil) {
         self.url = url
         self.timeout = timeout

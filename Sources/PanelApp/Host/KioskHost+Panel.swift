@@ -12,8 +12,9 @@ extension KioskHost {
     /// configured list unless an app gives its own views. Start it with `RealTimeDriver(host).run()`.
     ///
     /// - Parameters:
+    ///   - configuration: the whole configuration (display, input, data source, appearance).
     ///   - path: the configuration's file, read again on SIGHUP (nil: no reload).
-    ///   - display: a display to use instead of the configured one (tests, a desktop window).
+    ///   - given: a display to use instead of the configured one (tests, a desktop window).
     ///   - views: an app's own views instead of the configured list.
     public static func panel(configuration: Configuration, path: String? = nil, display given: (any Display)? = nil,
                              views: ((Scene) throws -> Void)? = nil) throws -> KioskHost {

@@ -6,7 +6,7 @@ import PanelRender
 extension KioskHost {
     /// The kiosk in virtual time, for an app's tests and offline frames: the same runtime as on
     /// the panel, on `display` (by default a headless one of `configuration`'s
-    /// `display.headless-size`), a clock at 0 that only a ``VirtualTimeDriver`` moves, nobody
+    /// `display.headless-size`), a clock at 0 that only a `VirtualTimeDriver` moves, nobody
     /// to notify. `views`: an app's own views instead of the configured list.
     ///
     /// ```swift

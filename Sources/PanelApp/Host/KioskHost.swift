@@ -7,11 +7,11 @@ import PanelRender
 
 /// The kiosk without a loop: the runtime, its clock, the touchscreens, reload, hotplug and the
 /// display's events. Every entry takes the time of its event; ``RealTimeDriver`` calls them
-/// from Dispatch sources with CLOCK_MONOTONIC, ``VirtualTimeDriver`` with virtual time. The
+/// from Dispatch sources with CLOCK_MONOTONIC, `VirtualTimeDriver` with virtual time. The
 /// clock moves in one place (`arrive(at:)`); everything after it reads the clock.
 ///
-/// The seams stay open for another backend: a display is any ``Display``, touchscreens any
-/// ``EventSource`` opened by the ``TouchscreenSet``.
+/// The seams stay open for another backend: a display is any `Display`, touchscreens any
+/// `EventSource` opened by the `TouchscreenSet`.
 @MainActor
 public final class KioskHost: TimeStepped {
     /// The runtime in use (a reload or a new panel size builds another).

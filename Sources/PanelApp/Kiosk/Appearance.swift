@@ -7,8 +7,11 @@ import PanelRender
 @MainActor
 public enum Appearance {
     /// The header of `configuration.header`'s style, in the configured colour and font.
-    /// - Parameter screen: the screen's size in pixels, for the second floor's budget; nil: not
-    ///   known yet (only `limits.image-pixels` applies).
+    /// - Parameters:
+    ///   - c: the configuration.
+    ///   - localizer: the texts' language.
+    ///   - screen: the screen's size in pixels, for the second floor's budget; nil: not
+    ///     known yet (only `limits.image-pixels` applies).
     public static func header(_ c: Configuration, localizer: RefreshLocalizer, screen: (width: Int, height: Int)? = nil) throws -> StateHeader {
         let header: StateHeader
         switch c.header {

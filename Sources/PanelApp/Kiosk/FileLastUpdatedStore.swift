@@ -32,6 +32,7 @@ public enum LastUpdatedStoreError: Error, Equatable, CustomStringConvertible {
 /// throws with the errno and leaves the time in memory, so the header still shows it.
 @MainActor
 public final class FileLastUpdatedStore: LastUpdatedStore {
+    /// The file the time is kept in.
     public let path: String
     /// A larger file is not ours (a record is a few dozen bytes per key): 64 KiB.
     static let maxBytes = 64 << 10
@@ -39,6 +40,7 @@ public final class FileLastUpdatedStore: LastUpdatedStore {
     public private(set) var lastError: LastUpdatedStoreError?
     private var cache: [String: Date]?
 
+    /// A store in `path` (nothing is read until asked).
     public init(path: String) {
         self.path = path
     }

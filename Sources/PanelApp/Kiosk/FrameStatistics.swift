@@ -8,19 +8,24 @@ import PanelDisplay
 public struct FrameStatistics: Sendable {
     /// Seconds between vertical blanks (1/60 s unless the mode says otherwise).
     public var period: Double
+    /// Frames recorded.
     public private(set) var frames = 0
     /// Frames that should have been on the glass but were not: a frame drawn as soon as the one
     /// before was presented, yet presented more than one period after it, missed
     /// `round(interval / period) - 1` vertical blanks.
     public private(set) var dropped = 0
+    /// Touch-to-glass times of the frames that answered a touch, seconds.
     public private(set) var latencies: [Double] = []
+    /// Drawing and copy times, seconds.
     public private(set) var renders: [Double] = []
     private var last: FrameTiming?
 
+    /// Statistics for a panel refreshing every `period` seconds (a frame later than one period after its predecessor counts as dropped).
     public init(period: Double = 1.0 / 60) {
         self.period = period > 0 && period.isFinite ? period : 1.0 / 60
     }
 
+    /// Adds one presented frame.
     public mutating func record(_ timing: FrameTiming) {
         frames += 1
         renders.append(timing.renderSeconds)
@@ -55,6 +60,7 @@ public struct FrameStatistics: Sendable {
         return line + "; render p50 \(ms(Self.percentile(renders, 0.5))), p99 \(ms(Self.percentile(renders, 0.99)))"
     }
 
+    /// Starts a new window.
     public mutating func reset() {
         frames = 0
         dropped = 0

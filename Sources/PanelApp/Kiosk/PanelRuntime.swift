@@ -10,7 +10,7 @@ import PanelRender
 /// completions, the panel blanked when nobody uses it, frame timings kept, the service manager
 /// kept informed. Its content is the configured list (a ``PanelSession`` over the configured
 /// data source) or an app's own views. Time, input and signals come from a ``KioskHost``
-/// stepped by ``RealTimeDriver`` or ``VirtualTimeDriver``; nothing here reads a clock.
+/// stepped by ``RealTimeDriver`` or `VirtualTimeDriver`; nothing here reads a clock.
 @MainActor
 public final class PanelRuntime {
     /// The UI: view tree, animator, touch dispatch, on the host's clock.
@@ -60,6 +60,13 @@ public final class PanelRuntime {
 
     /// The configured list over `source`.
     /// - Parameters:
+    ///   - configuration: the whole configuration (appearance, blanking, limits, state).
+    ///   - display: where frames go.
+    ///   - fonts: the faces text is drawn with.
+    ///   - notifier: where READY=1 and STATUS= go.
+    ///   - source: builds the data source on the scene's animator.
+    ///   - clock: the host's clock.
+    ///   - backlight: turned off with the panel, when there is one.
     ///   - stopwatch: the machine's CLOCK_MONOTONIC for frame timings (``RealTimeDriver/stopwatch``
     ///     in real time); by default the clock's own time (virtual time: timings of 0).
     ///   - host: the language and time zone of the machine (the program reads them in main);
@@ -73,7 +80,7 @@ public final class PanelRuntime {
                       clock: clock, stopwatch: stopwatch, backlight: backlight, host: host, announcesList: announcesList)
     }
 
-    /// A runtime showing `content`; the parameters are the list initializer's.
+    /// A runtime showing `content`; the other parameters are the list initializer's.
     public init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
                 content: Content, clock: ManualClock, stopwatch: (() -> Double)? = nil,
                 backlight: Backlight? = nil, host: HostEnvironment = .neutral, announcesList: Bool = true) throws {

@@ -9,7 +9,9 @@ import PanelRefresh
 /// one of these.
 @MainActor
 public final class PanelSession: ListDataSource {
+    /// The UI the list is in.
     public let scene: Scene
+    /// The list of items.
     public let list: ListView
     /// The header; attached to a vertical list only.
     public let header: StateHeader
@@ -19,12 +21,15 @@ public final class PanelSession: ListDataSource {
     public let trailer: Trailer?
     /// What loads the next page: the footer (vertical) or the trailer (horizontal).
     public var loader: (any LoadMoreComponent)? { list.orientation == .vertical ? footer : trailer }
+    /// Where the items come from.
     public let source: any ItemSource
+    /// Items asked per page.
     public var pageSize: Int
     /// Seconds a failed refresh shows its failure before the header closes.
     public var failureDisplayDuration: Double = 2
     /// Seconds a successful refresh shows its result ("Up to date") before the header closes.
     public var successDisplayDuration: Double = 0
+    /// The items shown, all pages loaded so far.
     public private(set) var items: [Item] = []
     private var loadedPages = 0
     /// Every trace event, in order.

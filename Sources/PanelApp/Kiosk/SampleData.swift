@@ -4,10 +4,14 @@ import PanelRefresh
 
 /// A page of items, as data sources deliver them.
 public struct Item: Sendable, Hashable {
+    /// A stable id.
     public var id: String
+    /// The row's title.
     public var title: String
+    /// The row's second line.
     public var subtitle: String
 
+    /// An item.
     public init(id: String, title: String, subtitle: String) {
         self.id = id
         self.title = title
@@ -28,11 +32,14 @@ public protocol ItemSource: AnyObject {
 /// scene's clock (so replays and tests run in virtual time).
 @MainActor
 public final class SampleItemSource: ItemSource {
+    /// Pages there are; the next is empty.
     public let pages: Int
+    /// Seconds a load takes (on the animator's clock).
     public var delay: Double
     private let animator: Animator
     private var generation = 0
 
+    /// A source of `pages` pages, each load taking `delay` seconds of `animator`'s clock.
     public init(pages: Int = 3, delay: Double = 1, animator: Animator) {
         self.pages = pages
         self.delay = delay

@@ -5,13 +5,17 @@ import PanelRefresh
 /// The `replay --trace` lines: one JSON object per line, with exactly the fields the program
 /// documents, in that order. `t` is seconds from the first input event.
 public enum TraceEvent: Sendable {
+    /// A pan event of `phase` at (`x`, `y`) with velocity (`vx`, `vy`) and `touches` fingers.
     case pan(t: Double, phase: String, x: Double, y: Double, vx: Double, vy: Double, touches: Int)
+    /// A component went from one state to another.
     case state(t: Double, component: String, from: RefreshState, to: RefreshState)
+    /// A component's refreshing action ran (a load began).
     case refresh(t: Double, component: String)
     /// A frame on the display. `renderMs`: how long it took to draw and copy, milliseconds of
     /// the machine's clock, only with `--timings` (a measurement, not behaviour: without it two
     /// traces of one recording are the same bytes).
     case frame(t: Double, offsetX: Double, offsetY: Double, rows: Int, renderMs: Double? = nil)
+    /// A data source failed with `message`.
     case error(t: Double, message: String)
 
     /// A number without trailing zeros (at most 4 decimals), so traces compare as text.
@@ -44,6 +48,7 @@ public enum TraceEvent: Sendable {
         return out + "\""
     }
 
+    /// The trace line: one JSON object with the fields of its kind, in order.
     public var json: String {
         let n = Self.number, q = Self.string
         switch self {
@@ -61,6 +66,7 @@ public enum TraceEvent: Sendable {
         }
     }
 
+    /// The line's `kind`: pan, state, refresh, frame or error.
     public var kind: String {
         switch self {
         case .pan: return "pan"

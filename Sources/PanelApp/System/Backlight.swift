@@ -10,6 +10,7 @@ public final class Backlight {
     public let path: String
     private var saved: String?
 
+    /// The backlight at `path` (a /sys/class/backlight entry).
     public init(path: String) { self.path = path }
 
     /// The entry `name` asks for ("auto": the first under `root`; "none": nil), when present.
@@ -61,7 +62,9 @@ public final class Backlight {
 
 /// A backlight file that could not be read or written.
 public struct BacklightError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file.
     public var path: String
+    /// Why it failed.
     public var errno: Int32
     public var description: String { "backlight \(path): \(String(cString: strerror(errno))) (errno \(errno))" }
 }

@@ -16,6 +16,7 @@ public struct HostEnvironment: Sendable {
     /// outside a unit. `state.directory` in the configuration wins over it.
     public var stateDirectory: String?
 
+    /// A host of `language` ($LANG), `stateDirectory` ($STATE_DIRECTORY) and a local time offset in seconds for a date.
     public init(language: String, stateDirectory: String? = nil, utcOffset: @escaping @Sendable (Date) -> Int) {
         self.language = language
         self.utcOffset = utcOffset

@@ -7,11 +7,16 @@ import Glibc
 /// journald keeps its level; on a terminal or in a file the lines are plain. Every message has
 /// URLs' passwords masked (`Redaction`).
 public enum Log {
+    /// Whether debug lines are written (`--verbose`).
     nonisolated(unsafe) public static var verbose = false
 
+    /// Logs `message` at priority 3 (err).
     public static func error(_ message: String) { write(3, message) }
+    /// Logs `message` at priority 4 (warning).
     public static func warning(_ message: String) { write(4, message) }
+    /// Logs `message` at priority 6 (info).
     public static func info(_ message: String) { write(6, message) }
+    /// Logs `message` at priority 7 (debug) with `--verbose`.
     public static func debug(_ message: String) { if verbose { write(7, message) } }
 
     /// Events an operator filters on: each is a journal entry with `PANEL_REFRESH_EVENT` set
@@ -77,6 +82,7 @@ public enum Log {
 
 /// Standard error as a `TextOutputStream` (`print(..., to: &stream)`), written with write(2).
 public struct StandardError: TextOutputStream {
+    /// Standard error.
     public init() {}
 
     public mutating func write(_ string: String) {

@@ -6,6 +6,7 @@ import Glibc
 /// STATUS=..., STOPPING=1.
 @MainActor
 public protocol ServiceNotifier: AnyObject {
+    /// Sends one assignment ("READY=1", "STATUS=...").
     func notify(_ assignment: String)
     /// The watchdog interval systemd asked for (WatchdogSec), seconds; nil when none.
     var watchdogInterval: Double? { get }
@@ -14,8 +15,10 @@ public protocol ServiceNotifier: AnyObject {
 /// sd_notify through libsystemd; does nothing when not started by systemd (no NOTIFY_SOCKET).
 @MainActor
 public final class SystemdNotifier: ServiceNotifier {
+    /// A notifier for $NOTIFY_SOCKET (nothing when it is unset).
     public init() {}
 
+    /// sd_notify(3) of `assignment`.
     public func notify(_ assignment: String) {
         // STATUS is readable by anyone (`systemctl status`): no URL's password goes there.
         _ = sd_notify(0, Redaction.redact(assignment))

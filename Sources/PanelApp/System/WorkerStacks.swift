@@ -25,6 +25,7 @@ public enum WorkerStacks {
 
 /// The C library refused the default stack size.
 public struct WorkerStackError: Error, CustomStringConvertible {
+    /// What pthread_attr_setstacksize said.
     public let errno: Int32
     public var description: String { "cannot set the worker threads' stack size: errno \(errno)" }
 }

@@ -6,9 +6,12 @@
 ///
 /// States: idle, refreshing, willRefresh, finished, noMoreData, failed.
 public struct AutoFooterMachine: RefreshMachine, Equatable {
+    /// The state and what it waits for.
     public var core = RefreshCore()
+    /// The trigger and the footer's options.
     public var settings: RefreshSettings
 
+    /// A machine in idle with `settings`.
     public init(settings: RefreshSettings) {
         self.settings = settings
         core.triggersLeft = settings.autoTriggerTimes

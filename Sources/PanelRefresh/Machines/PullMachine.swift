@@ -12,13 +12,18 @@ public struct PullMachine: RefreshMachine, Equatable {
         case header
         /// Waits while the header refreshes (trap T1); may keep a failure.
         case backFooter
+        /// Across the end of a horizontal list.
         case trailer
     }
 
+    /// Which edge the machine pulls at.
     public let role: Role
+    /// The state and what it waits for.
     public var core = RefreshCore()
+    /// The trigger, the maximum drag and the second floor's distance.
     public var settings: RefreshSettings
 
+    /// A machine for `role` in idle with `settings`.
     public init(role: Role, settings: RefreshSettings) {
         self.role = role
         self.settings = settings

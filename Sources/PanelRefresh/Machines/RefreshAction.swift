@@ -62,6 +62,7 @@ public struct RefreshStep: Sendable, Equatable {
     private var effects: [RefreshAction] = []
     private var callouts: [RefreshAction] = []
 
+    /// No actions.
     public init() {}
 
     /// The actions in the order the view performs them.

@@ -66,6 +66,7 @@ public struct PullSample: Sendable, Equatable {
     /// Back footer: automatic starts wait because the header refreshes (trap T1).
     public var blocked: Bool
 
+    /// How far the component shows (`revealed`, points), whether a finger is on the glass, and whether another component holds the list (`blocked`).
     public init(revealed: Double, dragging: Bool, blocked: Bool = false) {
         self.revealed = revealed
         self.dragging = dragging

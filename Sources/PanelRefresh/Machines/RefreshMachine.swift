@@ -1,5 +1,6 @@
 /// What every refresh machine keeps: the state and the bookkeeping of the refresh under way.
 public struct RefreshCore: Sendable, Equatable {
+    /// The state shown.
     public internal(set) var state: RefreshState = .idle
     /// How the last refresh ended.
     public internal(set) var lastResult: RefreshResult?
@@ -20,6 +21,7 @@ public struct RefreshCore: Sendable, Equatable {
     /// Pull machines: the last revealed distance (the second floor's push is measured from it).
     var lastRevealed = 0.0
 
+    /// The idle core.
     public init() {}
 
     /// `refreshing`, `willRefresh` and `finished`: the component is open (or about to be).
@@ -31,7 +33,9 @@ public struct RefreshCore: Sendable, Equatable {
 /// auto footer. The shared lifecycle (begin, end, the result dwell, the minimum time,
 /// no-more-data) is in this protocol's extension.
 public protocol RefreshMachine: Sendable {
+    /// The state and what it waits for.
     var core: RefreshCore { get set }
+    /// The trigger and the component's options.
     var settings: RefreshSettings { get set }
     /// Applies `event`; the returned step says whether it applied and what to do.
     mutating func handle(_ event: RefreshEvent) -> RefreshStep
@@ -42,6 +46,7 @@ public protocol RefreshMachine: Sendable {
 }
 
 extension RefreshMachine {
+    /// The state shown.
     public var state: RefreshState { core.state }
 
     /// Whether refresh `serial`'s action may still run: it is the refresh under way, it is

@@ -31,6 +31,7 @@ public struct RefreshSettings: Sendable, Equatable {
     /// Auto footer: automatic loads per drag; −1 unlimited.
     public var autoTriggerTimes = 1
 
+    /// Settings for a component `extent` points deep that arms at `triggerDistance` points of pull.
     public init(extent: Double, triggerDistance: Double) {
         self.extent = extent
         self.triggerDistance = triggerDistance
