@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "PanelRender", dependencies: ["PanelUI", "PanelInput", "CPixman", "CFreeType", "CFontconfig", "CPNG", "CStream"]),
         // Cache-bypassing stores for the copy into scanout memory (a header, no library).
         .systemLibrary(name: "CStream"),
-        .target(name: "PanelDisplay", dependencies: ["PanelRender", "CDRM", "CLinuxFB", "CUdev"]),
+        .target(name: "PanelDisplay", dependencies: ["PanelRender", "PanelInput", "CDRM", "CLinuxFB", "CUdev"]),
         // The one header-only shim for what Swift cannot call: the variadic fbdev ioctls.
         .systemLibrary(name: "CLinuxFB"),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),

@@ -37,9 +37,7 @@ public struct DRMResources: Sendable, Hashable {
     public var encoders: [UInt32]
     /// The card's objects.
     public init(connectors: [UInt32], crtcs: [UInt32], encoders: [UInt32]) {
-        self.connectors = connectors
-        self.crtcs = crtcs
-        self.encoders = encoders
+        (self.connectors, self.crtcs, self.encoders) = (connectors, crtcs, encoders)
     }
 }
 
@@ -57,11 +55,7 @@ public struct DRMConnector: Sendable, Hashable {
     public var encoders: [UInt32]
     /// A connector's record.
     public init(id: UInt32, isConnected: Bool, modes: [DRMMode], encoder: UInt32, encoders: [UInt32]) {
-        self.id = id
-        self.isConnected = isConnected
-        self.modes = modes
-        self.encoder = encoder
-        self.encoders = encoders
+        (self.id, self.isConnected, self.modes, self.encoder, self.encoders) = (id, isConnected, modes, encoder, encoders)
     }
 }
 
@@ -75,9 +69,7 @@ public struct DRMEncoder: Sendable, Hashable {
     public var possibleCrtcs: UInt32
     /// An encoder's record; `possibleCrtcs` is a bit mask of CRTC indices.
     public init(id: UInt32, crtc: UInt32, possibleCrtcs: UInt32) {
-        self.id = id
-        self.crtc = crtc
-        self.possibleCrtcs = possibleCrtcs
+        (self.id, self.crtc, self.possibleCrtcs) = (id, crtc, possibleCrtcs)
     }
 }
 
@@ -95,11 +87,7 @@ public struct DRMCrtc: Sendable, Hashable {
     public var mode: DRMMode?
     /// A CRTC's record.
     public init(id: UInt32, framebuffer: UInt32, x: Int, y: Int, mode: DRMMode?) {
-        self.id = id
-        self.framebuffer = framebuffer
-        self.x = x
-        self.y = y
-        self.mode = mode
+        (self.id, self.framebuffer, self.x, self.y, self.mode) = (id, framebuffer, x, y, mode)
     }
 }
 
@@ -113,9 +101,7 @@ public struct DRMDumbBuffer: Sendable, Hashable {
     public var size: Int
     /// A buffer's record: `pitch` bytes per row.
     public init(handle: UInt32, pitch: Int, size: Int) {
-        self.handle = handle
-        self.pitch = pitch
-        self.size = size
+        (self.handle, self.pitch, self.size) = (handle, pitch, size)
     }
 }
 
@@ -155,9 +141,7 @@ public struct DRMProperty: Sendable, Hashable {
     public var enums: [String: UInt64]
     /// A property's record.
     public init(id: UInt32, value: UInt64, enums: [String: UInt64] = [:]) {
-        self.id = id
-        self.value = value
-        self.enums = enums
+        (self.id, self.value, self.enums) = (id, value, enums)
     }
 }
 
@@ -180,10 +164,7 @@ public struct DRMClip: Sendable, Hashable {
     public var x1: Int32, y1: Int32, x2: Int32, y2: Int32
     /// A clip from (`x1`, `y1`) to (`x2`, `y2`).
     public init(x1: Int32, y1: Int32, x2: Int32, y2: Int32) {
-        self.x1 = x1
-        self.y1 = y1
-        self.x2 = x2
-        self.y2 = y2
+        (self.x1, self.y1, self.x2, self.y2) = (x1, y1, x2, y2)
     }
 }
 
@@ -197,9 +178,7 @@ public struct DRMAtomicEntry: Sendable, Hashable {
     public var value: UInt64
     /// One property of one object.
     public init(object: UInt32, property: UInt32, value: UInt64) {
-        self.object = object
-        self.property = property
-        self.value = value
+        (self.object, self.property, self.value) = (object, property, value)
     }
 }
 

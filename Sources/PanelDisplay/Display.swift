@@ -67,9 +67,29 @@ extension Display {
     public func releaseRetiredDescriptors() {}
 }
 
+/// A display whose `present` completes before it returns (memory, fbdev): nothing is ever in
+/// flight, it has no events and no connector to probe, and the loop paces its frames.
+@MainActor
+public protocol ImmediateDisplay: Display {}
+
+extension ImmediateDisplay {
+    /// Never: `present` completes at once.
+    public var isFrameInFlight: Bool { false }
+    /// No: the loop's timer paces frames (60 Hz).
+    public var pacesFrames: Bool { false }
+    /// None: nothing to watch.
+    public var eventDescriptor: Int32? { nil }
+    /// Nothing to read.
+    public func handleEvents() throws {}
+    /// Unknown: the completion's own time stands for it.
+    public var lastPresentationTime: Double? { nil }
+    /// Nothing to probe.
+    public func reprobe() -> DisplayProbe { .unchanged }
+}
+
 /// A display in memory: tests, the demo on machines with no panel, replays that save frames.
 @MainActor
-public final class HeadlessDisplay: Display {
+public final class HeadlessDisplay: ImmediateDisplay {
     public let width: Int
     /// Pixels down.
     public let height: Int
@@ -86,9 +106,7 @@ public final class HeadlessDisplay: Display {
 
     /// A display in memory of `width`×`height` pixels.
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) {
-        self.width = width
-        self.height = height
-        self.format = format
+        (self.width, self.height, self.format) = (width, height, format)
         backSurface = Surface(width: width, height: height, format: format)
     }
 
@@ -102,13 +120,7 @@ public final class HeadlessDisplay: Display {
         completion()
     }
 
-    public var isFrameInFlight: Bool { false }
-    public var pacesFrames: Bool { false }
-    public var eventDescriptor: Int32? { nil }
-    public func handleEvents() throws {}
-    public var lastPresentationTime: Double? { nil }
     public func setBlank(_ blank: Bool) throws { isBlank = blank }
-    public func reprobe() -> DisplayProbe { .unchanged }
     public var summary: String { "headless \(width)x\(height)" }
     public func close() {}
 

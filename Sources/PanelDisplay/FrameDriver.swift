@@ -15,10 +15,7 @@ public struct FrameTiming: Sendable, Hashable {
 
     /// A frame's timing.
     public init(inputTime: Double?, drawnAt: Double, renderSeconds: Double, presentedAt: Double) {
-        self.inputTime = inputTime
-        self.drawnAt = drawnAt
-        self.renderSeconds = renderSeconds
-        self.presentedAt = presentedAt
+        (self.inputTime, self.drawnAt, self.renderSeconds, self.presentedAt) = (inputTime, drawnAt, renderSeconds, presentedAt)
     }
 
     /// Touch to glass, seconds.
@@ -68,10 +65,7 @@ public final class FrameDriver {
 
     /// A driver of `screen`'s frames on `display`; `now` is the clock of retries and timings (CLOCK_MONOTONIC on the panel, the virtual clock in tests).
     public init(screen: Screen, renderer: Renderer, display: any Display, now: @escaping () -> Double) {
-        self.screen = screen
-        self.renderer = renderer
-        self.display = display
-        self.now = now
+        (self.screen, self.renderer, self.display, self.now) = (screen, renderer, display, now)
     }
 
     /// A touch event (its kernel time stamp) that the next frame answers: the oldest one

@@ -50,7 +50,7 @@ public protocol FramebufferCalls: AnyObject {
 /// damaged areas copied (turned for `rotation`) to the mapped framebuffer, which is never
 /// read (no page flips, no vertical-blank pacing).
 @MainActor
-public final class FramebufferDisplay: Display {
+public final class FramebufferDisplay: ImmediateDisplay {
     /// The device node.
     public let path: String
     /// Picture pixels (the framebuffer's, exchanged for 90 and 270 degrees).
@@ -73,9 +73,7 @@ public final class FramebufferDisplay: Display {
 
     /// Opens and maps the framebuffer at `path`, the picture turned by `rotation`.
     public init(path: String = "/dev/fb0", rotation: Rotation = .none, calls: any FramebufferCalls = LinuxFramebuffer()) throws {
-        self.path = path
-        self.calls = calls
-        self.rotation = rotation
+        (self.path, self.calls, self.rotation) = (path, calls, rotation)
         let fd = try calls.open(path)
         let info: FramebufferInfo
         do {
@@ -118,12 +116,6 @@ public final class FramebufferDisplay: Display {
         completion()
     }
 
-    public var isFrameInFlight: Bool { false }
-    public var pacesFrames: Bool { false }
-    public var eventDescriptor: Int32? { nil }
-    public func handleEvents() throws {}
-    public var lastPresentationTime: Double? { nil }
-    public func reprobe() -> DisplayProbe { .unchanged }
     public var summary: String { "\(path) \(screen.width)x\(screen.height) \(format), rotation \(rotation.rawValue)" }
 
     /// fbdev blanking (FBIOBLANK); on again, the whole picture is copied back.

@@ -25,10 +25,7 @@ public struct Touch: Sendable, Hashable {
 
     /// A touch of contact `id` at `position` (points) in `phase`, at `timestamp` seconds.
     public init(id: Int, position: Point, phase: TouchPhase, timestamp: Double) {
-        self.id = id
-        self.position = position
-        self.phase = phase
-        self.timestamp = timestamp
+        (self.id, self.position, self.phase, self.timestamp) = (id, position, phase, timestamp)
     }
 }
 

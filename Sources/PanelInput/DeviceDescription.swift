@@ -13,11 +13,7 @@ public struct AbsInfo: Sendable, Hashable {
 
     /// An axis from `minimum` to `maximum` with the kernel's fuzz, flat and resolution (units per mm).
     public init(minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0) {
-        self.minimum = minimum
-        self.maximum = maximum
-        self.fuzz = fuzz
-        self.flat = flat
-        self.resolution = resolution
+        (self.minimum, self.maximum, self.fuzz, self.flat, self.resolution) = (minimum, maximum, fuzz, flat, resolution)
     }
 }
 

@@ -117,13 +117,4 @@ public final class EvdevDevice: EventSource {
             }
         }
     }
-
-    /// Calls `handler` on `queue` whenever the device has events: the run loop's way to read
-    /// (no polling). The source is resumed; cancel it before dropping the device.
-    public func makeReadSource(queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> DispatchSourceRead {
-        let source = DispatchSource.makeReadSource(fileDescriptor: fileDescriptor, queue: queue)
-        source.setEventHandler(handler: handler)
-        source.resume()
-        return source
-    }
 }

@@ -34,9 +34,7 @@ public struct EvemuRecording: Sendable, Hashable {
 
     /// A recording of `events` from `device`.
     public init(version: EvemuVersion = .v1_3, device: DeviceDescription, events: [InputEvent]) {
-        self.version = version
-        self.device = device
-        self.events = events
+        (self.version, self.device, self.events) = (version, device, events)
     }
 
     /// Reads an evemu file, or the split form: a description file (`.desc`, `.prop`) and an
@@ -80,9 +78,7 @@ public struct EvemuError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// An error at `line` of `file`.
     public init(file: String, line: Int, reason: String) {
-        self.file = file
-        self.line = line
-        self.reason = reason
+        (self.file, self.line, self.reason) = (file, line, reason)
     }
 
     public var description: String { line > 0 ? "\(file):\(line): \(reason)" : "\(file): \(reason)" }

@@ -17,10 +17,7 @@ public struct InputEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// An event at `microseconds` of its clock.
     public init(microseconds: Int64, type: UInt16, code: UInt16, value: Int32) {
-        self.microseconds = microseconds
-        self.type = type
-        self.code = code
-        self.value = value
+        (self.microseconds, self.type, self.code, self.value) = (microseconds, type, code, value)
     }
 
     /// The time in seconds.

@@ -67,10 +67,7 @@ public struct ScreenMapping: Sendable, Hashable {
 
     /// A mapping of the device's axes to a `width`×`height` picture, nothing turned or mirrored.
     public init(xAxis: AbsInfo, yAxis: AbsInfo, width: Double, height: Double) {
-        self.xAxis = xAxis
-        self.yAxis = yAxis
-        self.width = width
-        self.height = height
+        (self.xAxis, self.yAxis, self.width, self.height) = (xAxis, yAxis, width, height)
     }
 
     /// The screen position of device coordinates (x, y), px.

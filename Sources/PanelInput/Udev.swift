@@ -77,49 +77,19 @@ public final class HotplugMonitor {
         case removed(String)
     }
 
-    private let udev: OpaquePointer
-    private let monitor: OpaquePointer
+    private let monitor: UdevMonitor
     /// For a Dispatch read source; owned by the monitor.
-    public let fileDescriptor: Int32
+    public var fileDescriptor: Int32 { monitor.fileDescriptor }
 
     /// Listens to udev's input events.
     public init() throws {
-        guard let udev = udev_new() else { throw InputError.udev("udev_new failed") }
-        guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
-            udev_unref(udev)
-            throw InputError.udev("cannot listen to udev events (netlink)")
-        }
-        udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil)
-        let rc = udev_monitor_enable_receiving(monitor)
-        guard rc >= 0 else {
-            udev_monitor_unref(monitor)
-            udev_unref(udev)
-            throw InputError.udev("cannot receive udev events: \(InputError.message(-rc))")
-        }
-        self.udev = udev
-        self.monitor = monitor
-        fileDescriptor = udev_monitor_get_fd(monitor)
-    }
-
-    deinit {
-        udev_monitor_unref(monitor)
-        udev_unref(udev)
-    }
-
-    /// Calls `handler` on `queue` when udev has news; cancel the source before dropping the
-    /// monitor.
-    public func makeReadSource(queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> DispatchSourceRead {
-        let source = DispatchSource.makeReadSource(fileDescriptor: fileDescriptor, queue: queue)
-        source.setEventHandler(handler: handler)
-        source.resume()
-        return source
+        monitor = try UdevMonitor(subsystem: "input")
     }
 
     /// The touchscreen changes pending now (never blocks).
     public func receive() -> [Change] {
         var changes: [Change] = []
-        while let device = udev_monitor_receive_device(monitor) {
-            defer { udev_device_unref(device) }
+        monitor.receive { device in
             let action = udev_device_get_action(device).map { String(cString: $0) }
             switch action {
             case "add":

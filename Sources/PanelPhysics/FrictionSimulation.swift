@@ -26,10 +26,7 @@ public struct FrictionSimulation: Simulation {
     ///   - tolerance: when motion counts as stopped.
     public init(start: Double, velocity: Double, rate: DecelerationRate = .normal,
                 tolerance: Tolerance = .scroll()) {
-        self.start = start
-        self.velocity = velocity
-        self.rate = rate
-        self.tolerance = tolerance
+        (self.start, self.velocity, self.rate, self.tolerance) = (start, velocity, rate, tolerance)
         self.k = rate.decayPerSecond
     }
 

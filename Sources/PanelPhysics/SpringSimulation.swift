@@ -16,9 +16,7 @@ public struct SpringDescription: Sendable, Equatable {
     /// A spring of `mass`, `stiffness` (per second squared per unit mass) and `damping` (per second).
     public init(mass: Double, stiffness: Double, damping: Double) {
         precondition(mass > 0 && stiffness > 0 && damping >= 0, "a spring needs mass, stiffness > 0")
-        self.mass = mass
-        self.stiffness = stiffness
-        self.damping = damping
+        (self.mass, self.stiffness, self.damping) = (mass, stiffness, damping)
     }
 
     /// A spring from its damping ratio ζ: c = ζ·2·√(m·k).
@@ -69,11 +67,7 @@ public struct SpringSimulation: Simulation {
     /// - Parameters: positions in px, `velocity` in px/s at t = 0.
     public init(spring: SpringDescription, start: Double, end: Double, velocity: Double,
                 tolerance: Tolerance = .scroll()) {
-        self.spring = spring
-        self.start = start
-        self.end = end
-        self.velocity = velocity
-        self.tolerance = tolerance
+        (self.spring, self.start, self.end, self.velocity, self.tolerance) = (spring, start, end, velocity, tolerance)
         let m = spring.mass, c = spring.damping, k = spring.stiffness
         let y0 = start - end
         let discriminant = c * c - 4 * m * k

@@ -6,12 +6,12 @@
 @MainActor
 open class AutoFooter: RefreshFooter {
     /// Load when the footer comes into view (off: only taps and explicit calls load).
-    public var automaticallyRefresh = true
+    public var automaticallyRefresh = true { didSet { settingsDidChange() } }
     /// Fraction of the footer that must be visible to trigger; 1 = fully. Negative values
     /// trigger before it shows (preloading).
     public var triggerAutomaticallyRefreshPercent: Double = 1
     /// Automatic loads allowed per drag; −1: unlimited. MJRefresh's default is 1.
-    public var autoTriggerTimes = 1 { didSet { send(.settingsChanged) } }
+    public var autoTriggerTimes = 1 { didSet { settingsDidChange() } }
     /// Also load on a pull-up release when the content is shorter than the view (MJ does).
     public var loadsWhenContentNotFull = true
 

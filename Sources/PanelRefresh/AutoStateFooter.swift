@@ -83,14 +83,11 @@ open class AutoGifFooter: AutoStateFooter, GifAnimated {
 
     open override func prepare() {
         super.prepare()
-        labelLeftInset = RefreshStyle.gifLabelLeftInset
-        addSubview(gifView)
-        gif = GifFrames(view: gifView, mode: .refreshingOnly)
+        prepareGif(.refreshingOnly)
     }
 
     open override func placeSubviews() {
         super.placeSubviews()
-        gif?.place(in: frame.size, textWidth: stateLabel.textWidth, labelLeftInset: labelLeftInset,
-                   textHidden: isTextHidden)
+        placeGif(textWidth: stateLabel.textWidth, textHidden: isTextHidden)
     }
 }

@@ -64,14 +64,11 @@ open class BackGifFooter: BackStateFooter, GifAnimated {
 
     open override func prepare() {
         super.prepare()
-        labelLeftInset = RefreshStyle.gifLabelLeftInset
-        addSubview(gifView)
-        gif = GifFrames(view: gifView, mode: .scrubIdle)
+        prepareGif(.scrubIdle)
     }
 
     open override func placeSubviews() {
         super.placeSubviews()
-        gif?.place(in: frame.size, textWidth: stateLabel.textWidth, labelLeftInset: labelLeftInset,
-                   textHidden: stateLabel.isHidden)
+        placeGif(textWidth: stateLabel.textWidth, textHidden: stateLabel.isHidden)
     }
 }

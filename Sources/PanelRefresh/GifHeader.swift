@@ -7,14 +7,11 @@ open class GifHeader: StateHeader, GifAnimated {
 
     open override func prepare() {
         super.prepare()
-        labelLeftInset = RefreshStyle.gifLabelLeftInset
-        addSubview(gifView)
-        gif = GifFrames(view: gifView, mode: .scrubIdle)
+        prepareGif(.scrubIdle)
     }
 
     open override func placeSubviews() {
         super.placeSubviews()
-        gif?.place(in: frame.size, textWidth: visibleTextWidth, labelLeftInset: labelLeftInset,
-                   textHidden: stateLabel.isHidden && lastUpdatedTimeLabel.isHidden)
+        placeGif(textWidth: visibleTextWidth, textHidden: stateLabel.isHidden && lastUpdatedTimeLabel.isHidden)
     }
 }

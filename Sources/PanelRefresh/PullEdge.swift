@@ -188,7 +188,9 @@ struct EdgePull {
         switch action {
         case .open: open(c, extent: extent)
         case .close: close(c)
-        default: return false
+        case .enter, .setPullingPercent, .fadeIn, .followOffset, .openTwoLevel, .settleTwoLevel, .startTimer,
+             .cancelTimer, .tellFooter, .stampLastUpdated, .notifyState, .runRefreshingAction, .runEndCompletion,
+             .notifyTwoLevel: return false
         }
         return true
     }

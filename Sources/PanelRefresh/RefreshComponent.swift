@@ -26,7 +26,8 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// only measure, send events and perform the actions it returns.
     var machine: any RefreshMachine
 
-    /// The machine a component kind starts with; its settings are replaced before each event.
+    /// The machine a component kind starts with; its settings reach it by `.configure` when
+    /// they change (`settingsDidChange()`).
     class func makeMachine() -> any RefreshMachine {
         PullMachine(role: .header, settings: RefreshSettings(extent: 0, triggerDistance: 0))
     }
@@ -72,7 +73,7 @@ open class RefreshComponent: View, ScrollViewObserver {
     public var slowAnimationDuration = RefreshComponent.defaultSlowAnimationDuration
     /// Seconds the `finished` state is shown after `endRefreshing(result:)`; 0 (the default,
     /// MJRefresh's behaviour) closes at once.
-    public var finishedDisplayDuration: Double = 0
+    public var finishedDisplayDuration: Double = 0 { didSet { settingsDidChange() } }
     /// 0.3 s: the least time a refresh shows its spinner, so a source that answers at once
     /// does not flash it (SmartRefreshLayout's `finishRefresh()` keeps its animation at least
     /// 300 ms; docs/physics.md).
@@ -80,7 +81,7 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// Seconds a refresh stays `refreshing` at least: `endRefreshing()` sooner is accepted at
     /// once (`isEnding`) and takes effect when this is up; a `beginRefreshing()` before then
     /// wins over that end. 0: an end takes effect at once (MJRefresh's behaviour).
-    public var minimumRefreshingDuration = RefreshComponent.defaultMinimumRefreshingDuration
+    public var minimumRefreshingDuration = RefreshComponent.defaultMinimumRefreshingDuration { didSet { settingsDidChange() } }
 
     /// How far the component is revealed: 0 closed, 1 fully (more when pulled further).
     public var pullingPercent: Double = 0 {
@@ -140,7 +141,9 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// - Parameter completion: runs once, after `refreshingAction` of this refresh.
     @discardableResult
     public func beginRefreshing(completion: Action? = nil) -> Bool {
-        send(.beginRefreshing) { accepted in
+        // Whether a frame is on the glass yet decides refreshing or willRefresh (trap T8).
+        settingsDidChange()
+        return send(.beginRefreshing) { accepted in
             guard accepted else { return }
             self.oneShotBeginCompletion = completion
             // The previous refresh's close (if still running) will not complete.
@@ -199,11 +202,18 @@ open class RefreshComponent: View, ScrollViewObserver {
         settings.onPresentedScreen = isOnPresentedScreen
     }
 
+    /// Tells the machine the component's settings when they differ from what it has: every
+    /// option's `didSet`, layout (sizes), a frame drawn (the screen presented), a pan.
+    func settingsDidChange() {
+        let settings = makeSettings()
+        guard settings != machine.settings else { return }
+        send(.configure(settings))
+    }
+
     /// Feeds `event` to the machine and performs its actions. `prepare` sees whether it
     /// applied before anything is performed (the calls keep their completions there).
     @discardableResult
     func send(_ event: RefreshEvent, prepare: ((Bool) -> Void)? = nil) -> Bool {
-        machine.settings = makeSettings()
         let step = machine.handle(event)
         prepare?(step.accepted)
         perform(step.actions)
@@ -262,8 +272,8 @@ open class RefreshComponent: View, ScrollViewObserver {
             beginRefreshingCompletion?()
         case .runEndCompletion:
             executeEndCompletion()
-        case .open, .close, .followOffset, .openTwoLevel, .settleTwoLevel, .noteFooterGeneration,
-             .stampLastUpdated, .resetFooterNoMoreData, .notifyTwoLevel:
+        case .open, .close, .followOffset, .openTwoLevel, .settleTwoLevel, .tellFooter,
+             .stampLastUpdated, .notifyTwoLevel:
             // Only the kinds whose machines ask for these perform them.
             break
         }
@@ -325,6 +335,8 @@ open class RefreshComponent: View, ScrollViewObserver {
     open override func layoutSubviews() {
         super.layoutSubviews()
         placeSubviews()
+        // Sizes feed the settings (the extent, the second floor's reveal).
+        settingsDidChange()
     }
 
     open override func willMove(toSuperview newSuperview: View?) {
@@ -344,10 +356,12 @@ open class RefreshComponent: View, ScrollViewObserver {
         }
         didAttach(to: scrollView)
         setNeedsLayout()
+        settingsDidChange()
     }
 
     open override func willDisplay() {
         super.willDisplay()
+        settingsDidChange()
         // MJRefresh's drawRect: a refresh asked for before the first frame starts now.
         if state == .willRefresh { send(.displayed) }
     }
@@ -368,6 +382,8 @@ open class RefreshComponent: View, ScrollViewObserver {
 
     /// Passes the change to `scrollViewPanStateDidChange(_:)` while the component shows.
     public func scrollViewPanStateDidChange(_ scrollView: ScrollView, _ change: Change<PanRecognizer.State>) {
+        // A finger on the glass: a frame was presented (a release may begin a refresh).
+        settingsDidChange()
         if observesScrolling { scrollViewPanStateDidChange(change) }
     }
 

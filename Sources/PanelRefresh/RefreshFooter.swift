@@ -6,10 +6,10 @@ open class RefreshFooter: RefreshComponent {
     public static let defaultHeight: Double = 44
 
     /// Height, points; also the trigger distance of the back footer.
-    public var height: Double = RefreshFooter.defaultHeight { didSet { heightDidChange(from: oldValue) } }
+    public var height: Double = RefreshFooter.defaultHeight { didSet { heightDidChange(from: oldValue); settingsDidChange() } }
     /// Back footer: pull distance past the end that arms it; nil: `height`. (The auto footer
     /// triggers by how much of it shows: `triggerAutomaticallyRefreshPercent`.)
-    public var triggerDistance: Double?
+    public var triggerDistance: Double? { didSet { settingsDidChange() } }
     /// Largest overscroll past the end, points; nil: the rubber band only.
     public var maxDragDistance: Double? { didSet { scrollView?.maximumOverscroll.bottom = maxDragDistance ?? .infinity } }
     /// Moves the footer down by this much, past a bottom inset the app keeps for itself.
@@ -26,15 +26,10 @@ open class RefreshFooter: RefreshComponent {
     /// whatever else is called (trap T5). Returns false if already there.
     @discardableResult
     public func endRefreshingWithNoMoreData(completion: Action? = nil) -> Bool {
-        // Said again while already there still counts as said now: a header refresh that
-        // ends in the same turn must not reset it.
-        noMoreDataGeneration += 1
-        return enterNoMoreData(completion: completion)
+        // Said again while already there still counts as said now (the machine notes it): a
+        // header refresh that ends in the same turn must not reset it.
+        enterNoMoreData(completion: completion)
     }
-
-    /// Counts the app's calls of `endRefreshingWithNoMoreData()`: the header resets only a
-    /// no-more-data said before its refresh began.
-    public private(set) var noMoreDataGeneration = 0
 
     /// Leaves `noMoreData` for `idle`; returns false in any other state.
     @discardableResult
@@ -42,7 +37,7 @@ open class RefreshFooter: RefreshComponent {
 
     /// A failed load leaves the footer in `failed` ("Could not load. Tap to retry.") until a
     /// tap, a new drag or pull, or `beginRefreshing()` retries it.
-    public var keepsFailedState = true
+    public var keepsFailedState = true { didSet { settingsDidChange() } }
 
     /// Both footers keep a failure as the option says.
     override func fillCommonSettings(_ settings: inout RefreshSettings) {

@@ -8,10 +8,10 @@ open class RefreshHeader: RefreshComponent {
     public static let defaultHeight: Double = 54
 
     /// Height, points; also the trigger distance unless `triggerDistance` is set.
-    public var height: Double = RefreshHeader.defaultHeight { didSet { placeComponent() } }
+    public var height: Double = RefreshHeader.defaultHeight { didSet { placeComponent(); settingsDidChange() } }
     /// Pull distance (points of displayed overscroll) that arms a refresh; nil: `height`
     /// (MJRefresh ties the two, trap T10).
-    public var triggerDistance: Double?
+    public var triggerDistance: Double? { didSet { settingsDidChange() } }
     /// Largest overscroll the finger can pull, points; nil: unlimited (the rubber band only).
     public var maxDragDistance: Double? { didSet { applyMaxDrag() } }
     /// Moves the header up by this much, for content whose top inset is not the header's.
@@ -145,10 +145,15 @@ open class RefreshHeader: RefreshComponent {
         case .openTwoLevel: slideTwoLevelOpen()
         case .settleTwoLevel: settleTwoLevel()
         case .notifyTwoLevel(let open): twoLevelHandler?(open)
-        case .noteFooterGeneration: footerGenerationAtBegin = scrollView?.footer?.noMoreDataGeneration
+        case .tellFooter(let event):
+            // A successful end resets the footer's no-more-data only when asked to (its own
+            // machine knows whether that was said before this refresh began).
+            if event == .headerRefreshSucceeded && !resetsFooterNoMoreDataOnEnd { return }
+            scrollView?.footer?.send(event)
         case .stampLastUpdated: recordLastUpdated()
-        case .resetFooterNoMoreData: resetFooterNoMoreData()
-        default: super.perform(action)
+        case .enter, .setPullingPercent, .fadeIn, .open, .close, .startTimer, .cancelTimer, .notifyState,
+             .runRefreshingAction, .runEndCompletion:
+            super.perform(action)
         }
     }
 
@@ -162,13 +167,14 @@ open class RefreshHeader: RefreshComponent {
             oldValue?.removeFromSuperview()
             if let twoLevelView { addSubview(twoLevelView) }
             placeTwoLevelView()
+            settingsDidChange()
         }
     }
     /// Pull distance that arms the second floor, points; nil: 2.5 times the trigger distance
     /// (SmartRefreshLayout's `srlFloorRage` default).
-    public var twoLevelTriggerDistance: Double?
+    public var twoLevelTriggerDistance: Double? { didSet { settingsDidChange() } }
     /// How far a push up must move the open second floor before releasing closes it, points.
-    public var twoLevelCloseDistance: Double = 60
+    public var twoLevelCloseDistance: Double = 60 { didSet { settingsDidChange() } }
     /// Hears the second floor opening and closing.
     public var twoLevelHandler: ((_ open: Bool) -> Void)?
 
@@ -231,19 +237,6 @@ open class RefreshHeader: RefreshComponent {
         let originalTop = scrollViewOriginalInset.top
         let top = min(max(-sv.contentOffset.y, originalTop), originalTop + height)
         sv.setComponentInset(EdgeInsets(top: top - originalTop), for: self)
-    }
-
-    /// The footer's no-more-data generation when this refresh began: only a no-more-data said
-    /// before it is reset by its successful end (the machine asks at the end call itself, so
-    /// the order of `endRefreshing()` and the footer's `endRefreshingWithNoMoreData()` in the
-    /// same turn does not matter).
-    private var footerGenerationAtBegin: Int?
-
-    private func resetFooterNoMoreData() {
-        defer { footerGenerationAtBegin = nil }
-        guard resetsFooterNoMoreDataOnEnd, let footer = scrollView?.footer, footer.state == .noMoreData,
-              let generation = footerGenerationAtBegin, footer.noMoreDataGeneration == generation else { return }
-        footer.resetNoMoreData()
     }
 
     private func recordLastUpdated() {

@@ -177,6 +177,24 @@ public protocol GifAnimated: StateTitled {
     var gifView: ImageView { get }
     /// The component's height, points: it grows to the tallest first frame.
     var height: Double { get set }
+    /// Gap between the picture and the text, points.
+    var labelLeftInset: Double { get set }
+}
+
+extension GifAnimated {
+    /// The Gif variants' part of `prepare()`: the picture beside the text, its frames played as
+    /// `mode` says.
+    func prepareGif(_ mode: GifFrames.Mode) {
+        labelLeftInset = RefreshStyle.gifLabelLeftInset
+        addSubview(gifView)
+        gif = GifFrames(view: gifView, mode: mode)
+    }
+
+    /// The Gif variants' part of `placeSubviews()`: the picture left of text `textWidth` wide,
+    /// or centred when the text is hidden.
+    func placeGif(textWidth: Double, textHidden: Bool) {
+        gif?.place(in: frame.size, textWidth: textWidth, labelLeftInset: labelLeftInset, textHidden: textHidden)
+    }
 }
 
 extension GifAnimated {

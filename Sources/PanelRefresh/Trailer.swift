@@ -6,9 +6,9 @@ open class Trailer: RefreshComponent {
     public static let defaultWidth: Double = 60
 
     /// Width, points; also the trigger distance unless `triggerDistance` is set.
-    public var width: Double = Trailer.defaultWidth { didSet { placeComponent() } }
+    public var width: Double = Trailer.defaultWidth { didSet { placeComponent(); settingsDidChange() } }
     /// Pull distance (points past the right end) that arms the trailer; nil: `width`.
-    public var triggerDistance: Double?
+    public var triggerDistance: Double? { didSet { settingsDidChange() } }
     /// Largest overscroll past the right end, points; nil: the rubber band only.
     public var maxDragDistance: Double? { didSet { scrollView?.maximumOverscroll.right = maxDragDistance ?? .infinity } }
     /// Moves the trailer right by this much.

@@ -177,9 +177,7 @@ public struct Triangle: Sendable, Hashable {
 
     /// A triangle with these corners.
     public init(_ a: Point, _ b: Point, _ c: Point) {
-        self.a = a
-        self.b = b
-        self.c = c
+        (self.a, self.b, self.c) = (a, b, c)
     }
 
     var pixman: pixman_triangle_t {

@@ -15,9 +15,7 @@ public final class CoverageMask {
     /// A cleared mask (pixman allocates and zeroes the bits).
     init?(width: Int, height: Int) {
         guard width > 0, height > 0, let image = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height), nil, 0) else { return nil }
-        self.width = width
-        self.height = height
-        self.image = image
+        (self.width, self.height, self.image) = (width, height, image)
     }
 
     deinit { pixman_image_unref(image) }

@@ -340,11 +340,7 @@ final class Glyph {
 
     /// A line: the glyphs' masks added into one, each at (x, y) from its top-left corner.
     init(line glyphs: [(Glyph, Int, Int)], width: Int, height: Int, left: Int, top: Int, advance: Double) {
-        self.width = width
-        self.height = height
-        self.left = left
-        self.top = top
-        self.advance = advance
+        (self.width, self.height, self.left, self.top, self.advance) = (width, height, left, top, advance)
         let stride = (width + 3) & ~3
         let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 16)
         memory.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)

@@ -10,10 +10,7 @@ public struct PixelRect: Sendable, Hashable {
     public var x: Int, y: Int, width: Int, height: Int
     /// A rectangle at (`x`, `y`) of `width` by `height` pixels.
     public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
     }
 
     /// The whole pixels `rect` touches (edges rounded outwards), inside `width`×`height`; nil
@@ -80,11 +77,7 @@ public final class ScanoutTarget {
 
     /// `pixels` stays owned by the caller (a mapping) and must outlive the target.
     public init(pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat) {
-        self.pixels = pixels
-        self.width = width
-        self.height = height
-        self.stride = stride
-        self.format = format
+        (self.pixels, self.width, self.height, self.stride, self.format) = (pixels, width, height, stride, format)
         image = pixman_image_create_bits(format.pixman, Int32(width), Int32(height),
                                          pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
     }

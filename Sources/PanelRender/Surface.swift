@@ -30,9 +30,7 @@ public final class Surface {
     /// A surface with its own zeroed memory.
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) {
         precondition(width > 0 && height > 0, "a surface has pixels")
-        self.width = width
-        self.height = height
-        self.format = format
+        (self.width, self.height, self.format) = (width, height, format)
         stride = (width * format.bytesPerPixel + 3) & ~3
         let bytes = stride * height
         if bytes >= Self.hugePage, let (mapped, length) = Self.mapAligned(bytes) {
@@ -75,11 +73,7 @@ public final class Surface {
 
     /// Wraps memory that someone else owns (it must outlive the surface); `stride` in bytes.
     public init(wrapping pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat) {
-        self.width = width
-        self.height = height
-        self.stride = stride
-        self.format = format
-        self.pixels = pixels
+        (self.width, self.height, self.stride, self.format, self.pixels) = (width, height, stride, format, pixels)
         storage = .borrowed
         image = pixman_image_create_bits(format.pixman, Int32(width), Int32(height),
                                          pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))

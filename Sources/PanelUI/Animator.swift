@@ -38,11 +38,7 @@ public final class Animator {
 
         init(key: AnimationKey?, start: Double, deadline: Double?,
              step: @escaping (Double) -> Bool, completion: ((Bool) -> Void)?) {
-            self.key = key
-            self.start = start
-            self.deadline = deadline
-            self.step = step
-            self.completion = completion
+            (self.key, self.start, self.deadline, self.step, self.completion) = (key, start, deadline, step, completion)
         }
     }
 

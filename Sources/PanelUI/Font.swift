@@ -18,9 +18,7 @@ public struct Font: Hashable, Sendable {
 
     /// A font of `family` (fontconfig's name), `size` points, `weight`.
     public init(family: String = "sans-serif", size: Double, weight: Weight = .regular) {
-        self.family = family
-        self.size = size
-        self.weight = weight
+        (self.family, self.size, self.weight) = (family, size, weight)
     }
 
     /// The sans-serif font at `size` points.

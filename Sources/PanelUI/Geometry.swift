@@ -98,10 +98,7 @@ public struct EdgeInsets: Hashable, Sendable, CustomStringConvertible {
 
     /// Insets of these amounts, points.
     public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
-        self.top = top
-        self.left = left
-        self.bottom = bottom
-        self.right = right
+        (self.top, self.left, self.bottom, self.right) = (top, left, bottom, right)
     }
 
     /// No insets.
@@ -128,10 +125,7 @@ public struct Color: Hashable, Sendable {
 
     /// A colour; opaque by default.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-        self.alpha = alpha
+        (self.red, self.green, self.blue, self.alpha) = (red, green, blue, alpha)
     }
 
     /// Opaque black.

@@ -29,9 +29,7 @@ public final class Screen {
     /// A screen of `size` points at `scale` pixels per point.
     public init(size: Size, scale: Double = 1, animator: Animator,
                 textMeasurer: (any TextMeasurer)? = nil) {
-        self.size = size
-        self.scale = scale
-        self.animator = animator
+        (self.size, self.scale, self.animator) = (size, scale, animator)
         self.textMeasurer = textMeasurer ?? EstimatedTextMeasurer()
         rootView = View(frame: Rect(origin: .zero, size: size))
         rootView.hostScreen = self

@@ -62,7 +62,7 @@ struct MachineTests {
         _ = m.handle(Self.drag(60))
         let step = m.handle(.panEnded)
         #expect(step.actions == [.fadeIn, .setPullingPercent(1), .enter(.refreshing, from: .pulling),
-                                 .noteFooterGeneration, .open, .notifyState(from: .pulling, to: .refreshing)])
+                                 .tellFooter(.headerBeganRefreshing), .open, .notifyState(from: .pulling, to: .refreshing)])
         #expect(m.state == .refreshing)
         #expect(m.handle(.openFinished).actions == [.runRefreshingAction(serial: 1)])
         #expect(!m.handle(.openFinished).accepted, "a second completion is stale")
@@ -85,7 +85,7 @@ struct MachineTests {
         _ = m.handle(.beginRefreshing)
         _ = m.handle(.openFinished)
         let end = m.handle(.endRefreshing(.success))
-        #expect(end.actions == [.stampLastUpdated, .resetFooterNoMoreData, .enter(.idle, from: .refreshing), .close,
+        #expect(end.actions == [.stampLastUpdated, .tellFooter(.headerRefreshSucceeded), .enter(.idle, from: .refreshing), .close,
                                 .notifyState(from: .refreshing, to: .idle)])
         #expect(m.handle(.closeFinished).actions == [.setPullingPercent(0), .runEndCompletion])
         #expect(!m.handle(.closeFinished).accepted)
@@ -107,15 +107,15 @@ struct MachineTests {
         _ = m.handle(.beginRefreshing)
         let failed = m.handle(.endRefreshing(.failure("timeout")))
         #expect(!failed.actions.contains(.stampLastUpdated))
-        #expect(!failed.actions.contains(.resetFooterNoMoreData))
+        #expect(!failed.actions.contains(.tellFooter(.headerRefreshSucceeded)))
         #expect(m.state == .idle, "a header does not keep a failure")
         #expect(m.core.lastResult == .failure("timeout"))
 
         var w = Self.header(presented: false)
         #expect(w.handle(.beginRefreshing).actions == [.fadeIn, .setPullingPercent(1), .enter(.willRefresh, from: .idle),
-                                                       .noteFooterGeneration, .notifyState(from: .idle, to: .willRefresh)])
+                                                       .tellFooter(.headerBeganRefreshing), .notifyState(from: .idle, to: .willRefresh)])
         let early = w.handle(.endRefreshing(.success))
-        #expect(early.actions == [.resetFooterNoMoreData, .enter(.idle, from: .willRefresh), .setPullingPercent(0),
+        #expect(early.actions == [.tellFooter(.headerRefreshSucceeded), .enter(.idle, from: .willRefresh), .setPullingPercent(0),
                                   .notifyState(from: .willRefresh, to: .idle), .runEndCompletion])
     }
 
@@ -215,7 +215,7 @@ struct MachineTests {
         _ = m.handle(.openFinished)
         let end = m.handle(.endRefreshing(.success))
         #expect(end.accepted)
-        #expect(end.actions == [.stampLastUpdated, .resetFooterNoMoreData], "no state change yet")
+        #expect(end.actions == [.stampLastUpdated, .tellFooter(.headerRefreshSucceeded)], "no state change yet")
         #expect(m.state == .refreshing && m.core.pendingEnd == .success)
         #expect(!m.handle(.endRefreshing(.failure(nil))).accepted, "a second end is ignored")
         let up = m.handle(.timerFired(.minimumRefreshing))
@@ -346,6 +346,42 @@ struct MachineTests {
     }
 
     // MARK: Every step, every state
+
+    @Test("the header's refresh reaches the footer's machine as events: a no-more-data said before it began is reset by its success, one said during it (or said again) is not")
+    func headerFooterEvents() {
+        var footer = Self.autoFooter()
+        _ = footer.handle(.endRefreshingWithNoMoreData)
+        #expect(footer.handle(.headerRefreshSucceeded).accepted == false, "no header refresh began since")
+        #expect(footer.handle(.headerBeganRefreshing).accepted)
+        #expect(footer.core.phase == .noMoreData(setBeforeHeaderRefresh: true, closing: false))
+        let reset = footer.handle(.headerRefreshSucceeded)
+        #expect(reset.accepted && footer.state == .idle && reset.actions.contains(.enter(.idle, from: .noMoreData)))
+
+        var again = Self.autoFooter()
+        _ = again.handle(.endRefreshingWithNoMoreData)
+        _ = again.handle(.headerBeganRefreshing)
+        #expect(again.handle(.endRefreshingWithNoMoreData).accepted == false, "already there")
+        #expect(again.handle(.headerRefreshSucceeded).accepted == false && again.state == .noMoreData, "said again during the refresh")
+
+        var header = Self.header()
+        #expect(header.handle(.headerBeganRefreshing).accepted == false, "a header has no end of data")
+        let begin = header.handle(.beginRefreshing)
+        #expect(begin.actions.contains(.tellFooter(.headerBeganRefreshing)))
+        #expect(header.core.phase.refreshing?.opening == true, "the open is under way: the refreshing state knows it")
+    }
+
+    @Test("settings reach a machine as an event; a new autoTriggerTimes re-arms the auto footer")
+    func configure() {
+        var footer = Self.autoFooter(times: 1)
+        _ = footer.handle(.reachedEnd(blocked: false))
+        _ = footer.handle(.endRefreshing(.success))
+        #expect(footer.handle(.reachedEnd(blocked: false)).accepted == false, "one automatic load per drag")
+        var settings = footer.settings
+        settings.autoTriggerTimes = 2
+        #expect(footer.handle(.configure(settings)).accepted)
+        #expect(footer.settings.autoTriggerTimes == 2)
+        #expect(footer.handle(.reachedEnd(blocked: false)).accepted, "re-armed by the new setting")
+    }
 
     @Test("in every reachable state, for every event: callouts come last, enter actions match the change, stale completions do nothing")
     func invariants() {

@@ -55,7 +55,7 @@ struct MachineWalk {
     static let calls: [RefreshEvent] = [
         .beginRefreshing, .endRefreshing(.success), .endRefreshing(.failure(nil)), .endRefreshingWithNoMoreData,
         .resetNoMoreData, .openTwoLevel, .closeTwoLevel, .displayed, .openFinished, .closeFinished,
-        .timerFired(.minimumRefreshing), .timerFired(.resultDwell), .contentSizeChanged, .settingsChanged, .hidden,
+        .timerFired(.minimumRefreshing), .timerFired(.resultDwell), .contentSizeChanged, .headerBeganRefreshing, .headerRefreshSucceeded, .hidden,
     ]
 
     /// The user's events: only once a frame is on the glass. Revealed distances below the
@@ -131,14 +131,14 @@ struct MachineWalk {
 extension PullMachine: Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(core.state)
-        hasher.combine(core.lastRevealed)
+        hasher.combine(lastRevealed)
     }
 }
 
 extension AutoFooterMachine: Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(core.state)
-        hasher.combine(core.triggersLeft)
+        hasher.combine(triggersLeft)
     }
 }
 

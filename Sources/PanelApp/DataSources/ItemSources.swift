@@ -160,9 +160,7 @@ public final class CommandItemSource: ItemSource {
 
     /// A source running `executable` with `arguments` for each page, at most `timeout` seconds.
     public init(executable: String, arguments: [String] = [], timeout: Double = 10) {
-        self.executable = executable
-        self.arguments = arguments
-        self.timeout = timeout
+        (self.executable, self.arguments, self.timeout) = (executable, arguments, timeout)
     }
 
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
@@ -252,9 +250,7 @@ public final class HTTPItemSource: ItemSource {
 
     /// A source fetching `url` within `timeout` seconds; the password from `passwordFile` when given.
     public init(url: String, timeout: Double = 10, passwordFile: String? = nil) {
-        self.url = url
-        self.timeout = timeout
-        self.passwordFile = passwordFile
+        (self.url, self.timeout, self.passwordFile) = (url, timeout, passwordFile)
     }
 
     /// The most bytes a password file may hold: 4 KiB.

@@ -86,9 +86,7 @@ public final class PanelRuntime {
                 backlight: Backlight? = nil, host: HostEnvironment = .neutral, announcesList: Bool = true) throws {
         self.display = display
         announcedList = !announcesList
-        self.notifier = notifier
-        self.clock = clock
-        self.backlight = backlight
+        (self.notifier, self.clock, self.backlight) = (notifier, clock, backlight)
         blankAfter = configuration.blankAfter
         lastActivity = clock.now
         statisticsSince = clock.now

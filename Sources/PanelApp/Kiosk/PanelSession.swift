@@ -51,9 +51,7 @@ public final class PanelSession: ListDataSource {
     public init(scene: Scene, source: any ItemSource, pageSize: Int = 20, localizer: RefreshLocalizer = .shared,
                 header: StateHeader? = nil, footer: RefreshFooter? = nil,
                 orientation: Axis = .vertical, trailer: Trailer? = nil) {
-        self.scene = scene
-        self.source = source
-        self.pageSize = pageSize
+        (self.scene, self.source, self.pageSize) = (scene, source, pageSize)
         list = ListView(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator)
         list.rowHeight = .fixed(72)
         list.orientation = orientation

@@ -13,9 +13,7 @@ public struct Item: Sendable, Hashable {
 
     /// An item.
     public init(id: String, title: String, subtitle: String) {
-        self.id = id
-        self.title = title
-        self.subtitle = subtitle
+        (self.id, self.title, self.subtitle) = (id, title, subtitle)
     }
 }
 
@@ -41,9 +39,7 @@ public final class SampleItemSource: ItemSource {
 
     /// A source of `pages` pages, each load taking `delay` seconds of `animator`'s clock.
     public init(pages: Int = 3, delay: Double = 1, animator: Animator) {
-        self.pages = pages
-        self.delay = delay
-        self.animator = animator
+        (self.pages, self.delay, self.animator) = (pages, delay, animator)
     }
 
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {

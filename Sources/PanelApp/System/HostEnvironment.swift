@@ -18,9 +18,7 @@ public struct HostEnvironment: Sendable {
 
     /// A host of `language` ($LANG), `stateDirectory` ($STATE_DIRECTORY) and a local time offset in seconds for a date.
     public init(language: String, stateDirectory: String? = nil, utcOffset: @escaping @Sendable (Date) -> Int) {
-        self.language = language
-        self.utcOffset = utcOffset
-        self.stateDirectory = stateDirectory
+        (self.language, self.utcOffset, self.stateDirectory) = (language, utcOffset, stateDirectory)
     }
 
     /// `configuration` with its state directory from `$STATE_DIRECTORY` when the file did not set one.

@@ -8,48 +8,57 @@
 public struct AutoFooterMachine: RefreshMachine, Equatable {
     /// The state and what it waits for.
     public var core = RefreshCore()
-    /// The trigger and the footer's options.
+    /// The trigger and the footer's options (`.configure` changes them).
     public var settings: RefreshSettings
+    /// Automatic loads left in this drag.
+    var triggersLeft: Int
 
     /// A machine in idle with `settings`.
     public init(settings: RefreshSettings) {
         self.settings = settings
-        core.triggersLeft = settings.autoTriggerTimes
+        triggersLeft = settings.autoTriggerTimes
     }
 
     public mutating func handle(_ event: RefreshEvent) -> RefreshStep {
         var step = RefreshStep()
-        if handleShared(event, &step) { return step }
         switch event {
         case .reachedEnd(let blocked):
             if core.state == .idle && settings.automaticallyRefresh { trigger(blocked: blocked, &step) } else { step.accepted = false }
         case .releasedAtEnd(let blocked):
             if core.state == .idle { trigger(blocked: blocked, &step) } else { step.accepted = false }
         case .panBegan:
-            core.triggersLeft = settings.autoTriggerTimes
+            triggersLeft = settings.autoTriggerTimes
             // A new drag retries a failed load: back to idle, so reaching the end loads again.
             if core.state == .failed { enter(.idle, &step) }
-        case .contentSizeChanged, .settingsChanged:
-            core.triggersLeft = settings.autoTriggerTimes
+        case .contentSizeChanged:
+            triggersLeft = settings.autoTriggerTimes
+        case .configure(let new):
+            // A new autoTriggerTimes re-arms the automatic loads.
+            if new.autoTriggerTimes != settings.autoTriggerTimes { triggersLeft = new.autoTriggerTimes }
+            _ = handleShared(event, &step)
         case .tapped:
             // A tap loads whatever the drag count (MJRefresh PR #1529).
             if core.state == .idle || core.state == .failed { begin(&step) } else { step.accepted = false }
         case .hidden:
             // Hidden, a load under way ends (MJRefresh's setHidden:).
             if core.isRefreshing { enter(.idle, &step) } else { step.accepted = false }
-        default:
+        case .scrolled, .panEnded, .panCancelled, .openTwoLevel, .closeTwoLevel:
+            // The pull machines' events.
             step.accepted = false
+        case .beginRefreshing, .endRefreshing, .endRefreshingWithNoMoreData, .resetNoMoreData, .displayed,
+             .openFinished, .closeFinished, .timerFired, .headerBeganRefreshing, .headerRefreshSucceeded:
+            _ = handleShared(event, &step)
         }
         return step
     }
 
     /// An automatic load: counts against `autoTriggerTimes`.
     private mutating func trigger(blocked: Bool, _ step: inout RefreshStep) {
-        guard core.triggersLeft != 0, !blocked else {
+        guard triggersLeft != 0, !blocked else {
             step.accepted = false
             return
         }
-        if core.triggersLeft > 0 { core.triggersLeft -= 1 }
+        if triggersLeft > 0 { triggersLeft -= 1 }
         begin(&step)
     }
 

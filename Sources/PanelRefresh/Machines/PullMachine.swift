@@ -20,8 +20,10 @@ public struct PullMachine: RefreshMachine, Equatable {
     public let role: Role
     /// The state and what it waits for.
     public var core = RefreshCore()
-    /// The trigger, the maximum drag and the second floor's distance.
+    /// The trigger, the maximum drag and the second floor's distance (`.configure` changes them).
     public var settings: RefreshSettings
+    /// The last revealed distance, points: the second floor's push is measured from it.
+    var lastRevealed = 0.0
 
     /// A machine for `role` in idle with `settings`.
     public init(role: Role, settings: RefreshSettings) {
@@ -31,34 +33,50 @@ public struct PullMachine: RefreshMachine, Equatable {
 
     public mutating func handle(_ event: RefreshEvent) -> RefreshStep {
         var step = RefreshStep()
-        if role == .header && (event == .endRefreshingWithNoMoreData || event == .resetNoMoreData) {
-            // A header has no end of data.
+        switch event {
+        case .endRefreshingWithNoMoreData, .resetNoMoreData, .headerBeganRefreshing, .headerRefreshSucceeded:
+            // A header has no end of data; the back footer and the trailer do.
+            guard role != .header else {
+                step.accepted = false
+                return step
+            }
+        case .scrolled(let sample):
+            scrolled(sample, &step)
+            return step
+        case .panEnded:
+            released(cancelled: false, &step)
+            return step
+        case .panCancelled:
+            released(cancelled: true, &step)
+            return step
+        case .openTwoLevel:
+            openTwoLevel(&step)
+            return step
+        case .closeTwoLevel:
+            closeTwoLevel(&step)
+            return step
+        case .panBegan, .contentSizeChanged, .hidden, .tapped, .reachedEnd, .releasedAtEnd:
+            // The auto footer's events.
             step.accepted = false
             return step
+        case .beginRefreshing, .endRefreshing, .displayed, .openFinished, .closeFinished, .timerFired, .configure:
+            break
         }
-        if handleShared(event, &step) { return step }
-        switch event {
-        case .scrolled(let sample): scrolled(sample, &step)
-        case .panEnded: released(cancelled: false, &step)
-        case .panCancelled: released(cancelled: true, &step)
-        case .openTwoLevel: openTwoLevel(&step)
-        case .closeTwoLevel: closeTwoLevel(&step)
-        default: step.accepted = false
-        }
+        _ = handleShared(event, &step)
         return step
     }
 
     // MARK: The pull
 
     private mutating func scrolled(_ sample: PullSample, _ step: inout RefreshStep) {
-        core.lastRevealed = sample.revealed
+        lastRevealed = sample.revealed
         switch core.state {
         case .refreshing, .finished:
             if role == .header { step.add(.followOffset) }
             return
         case .twoLevel:
             return
-        default:
+        case .idle, .pulling, .willRefresh, .noMoreData, .failed, .releaseToTwoLevel:
             break
         }
         if trackTwoLevel(sample, &step) { return }
@@ -97,13 +115,13 @@ public struct PullMachine: RefreshMachine, Equatable {
         case .releaseToTwoLevel:
             if cancelled { enter(.idle, &step) } else { openTwoLevel(&step) }
         case .twoLevel:
-            let pushed = settings.twoLevelOpenReveal - core.lastRevealed
+            let pushed = settings.twoLevelOpenReveal - lastRevealed
             if pushed > settings.twoLevelCloseDistance {
                 closeTwoLevel(&step)
             } else {
                 step.add(.settleTwoLevel)
             }
-        default:
+        case .idle, .refreshing, .willRefresh, .noMoreData, .finished, .failed:
             step.accepted = false
         }
     }
@@ -148,16 +166,16 @@ public struct PullMachine: RefreshMachine, Equatable {
         let wasOn = old == .refreshing || old == .willRefresh
         switch new {
         case .refreshing:
-            if role == .header && !wasOn { step.add(.noteFooterGeneration) }
-            core.awaitingOpen = true
-            // An open takes over from a close still running: that close never completes.
-            core.awaitingClose = false
+            if role == .header && !wasOn { step.add(.tellFooter(.headerBeganRefreshing)) }
+            // Opening; an open takes over from a close still running (refreshing has no
+            // close in flight): that close never completes.
+            core.updateRefreshing { $0.opening = true }
             step.add(.open)
         case .willRefresh:
-            if role == .header { step.add(.noteFooterGeneration) }
+            if role == .header { step.add(.tellFooter(.headerBeganRefreshing)) }
         case .idle, .noMoreData, .failed:
             if old == .refreshing || old == .finished || old == .twoLevel {
-                core.awaitingClose = true
+                core.setClosing(true)
                 step.add(.close)
             } else if old == .willRefresh {
                 // Ended before it ever opened: nothing to animate.
@@ -175,6 +193,6 @@ public struct PullMachine: RefreshMachine, Equatable {
     public mutating func endAccepted(_ result: RefreshResult, opened: Bool, _ step: inout RefreshStep) {
         guard role == .header, result.isSuccess else { return }
         if opened { step.add(.stampLastUpdated) }
-        step.add(.resetFooterNoMoreData)
+        step.add(.tellFooter(.headerRefreshSucceeded))
     }
 }

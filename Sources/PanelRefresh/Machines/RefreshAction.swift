@@ -25,13 +25,11 @@ public enum RefreshAction: Sendable, Equatable {
     case startTimer(RefreshTimer, seconds: Double)
     /// Stop `timer` if it runs.
     case cancelTimer(RefreshTimer)
-    /// Header: a refresh begins; remember which no-more-data of the footer was said before it.
-    case noteFooterGeneration
+    /// Header: send `event` to the footer's machine (the header's refresh began, or ended
+    /// well: a no-more-data said before it began is reset, trap T6).
+    case tellFooter(RefreshEvent)
     /// Header: a successful refresh that opened ended; stamp the last-updated time.
     case stampLastUpdated
-    /// Header: a successful refresh ended; reset a footer's no-more-data said before it began
-    /// (trap T6).
-    case resetFooterNoMoreData
 
     // MARK: Callouts (last in a step)
 
@@ -49,7 +47,8 @@ public enum RefreshAction: Sendable, Equatable {
     public var isCallout: Bool {
         switch self {
         case .notifyState, .runRefreshingAction, .runEndCompletion, .notifyTwoLevel: return true
-        default: return false
+        case .enter, .setPullingPercent, .fadeIn, .open, .close, .followOffset, .openTwoLevel, .settleTwoLevel,
+             .startTimer, .cancelTimer, .tellFooter, .stampLastUpdated: return false
         }
     }
 }

@@ -33,8 +33,14 @@ public enum RefreshEvent: Sendable, Equatable {
     case panCancelled
     /// The content size changed (auto footer: re-arms its automatic loads).
     case contentSizeChanged
-    /// A setting changed that re-arms the auto footer (`autoTriggerTimes`).
-    case settingsChanged
+    /// The component's options changed (they reach the machine only this way; a new
+    /// `autoTriggerTimes` re-arms the auto footer).
+    case configure(RefreshSettings)
+    /// Footers and the trailer: the header's refresh began (a no-more-data said before it is
+    /// reset by its success).
+    case headerBeganRefreshing
+    /// Footers and the trailer: the header's refresh ended well.
+    case headerRefreshSucceeded
     /// The component was hidden (auto footer: a load under way ends).
     case hidden
     /// A tap on the component (auto footer: load, also after a failure).
@@ -68,9 +74,7 @@ public struct PullSample: Sendable, Equatable {
 
     /// How far the component shows (`revealed`, points), whether a finger is on the glass, and whether another component holds the list (`blocked`).
     public init(revealed: Double, dragging: Bool, blocked: Bool = false) {
-        self.revealed = revealed
-        self.dragging = dragging
-        self.blocked = blocked
+        (self.revealed, self.dragging, self.blocked) = (revealed, dragging, blocked)
     }
 }
 
