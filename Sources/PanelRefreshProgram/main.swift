@@ -35,15 +35,7 @@ func isoDay(_ seconds: Double) -> String {
         + TextFormat.padded(Int(parts.tm_mday), 2)
 }
 
-/// The value after `name` in `arguments`, removing both.
-func take(_ name: String, from arguments: inout [String]) throws -> String? {
-    guard let index = arguments.firstIndex(of: name) else { return nil }
-    guard index + 1 < arguments.count else { throw UsageError("\(name) needs a value") }
-    let value = arguments[index + 1]
-    arguments.removeSubrange(index...(index + 1))
-    return value
-}
-
+/// Whether `name` is in `arguments`, removing it (the options before any command).
 func flag(_ name: String, in arguments: inout [String]) -> Bool {
     guard let index = arguments.firstIndex(of: name) else { return false }
     arguments.remove(at: index)
@@ -99,18 +91,19 @@ func main() async -> Int32 {
     let command = arguments.removeFirst()
     if command != "run" { SignalPipe.release() }
     do {
+        guard let help = CommandHelp.named(command) else { throw UsageError("unknown command \"\(command)\"") }
+        // Every command's options come from its entry in CommandHelp: parsed, checked and
+        // documented from the one table.
+        let options = try help.parse(arguments)
         switch command {
         case "run":
-            let explicit = try take("--config", from: &arguments)
+            let explicit = options.value("--config")
             let path = explicit ?? (FileManager.default.fileExists(atPath: Configuration.defaultPath) ? Configuration.defaultPath : nil)
             var configuration = try path.map { try Configuration.load(path: $0) } ?? Configuration()
-            let tracePath = try take("--trace", from: &arguments)
-            try RunCommand.apply(arguments: &arguments, to: &configuration)
-            try noneLeft(arguments)
-            try run(configuration, path: path, tracePath: tracePath)
+            try RunCommand.apply(options, to: &configuration)
+            try run(configuration, path: path, tracePath: options.value("--trace"))
         case "check":
-            let path = try take("--config", from: &arguments) ?? Configuration.defaultPath
-            try noneLeft(arguments)
+            let path = options.value("--config") ?? Configuration.defaultPath
             let errors = Configuration.check(path: path)
             for error in errors { Log.error("\(error)") }
             guard errors.isEmpty else {
@@ -119,13 +112,10 @@ func main() async -> Int32 {
             }
             print("check: \(path) is valid")
         case "demo":
-            var width = 800, height = 480
-            if let screen = try take("--screen", from: &arguments) { (width, height) = try ScreenOptions.parse(screen) }
-            let out = try take("--out", from: &arguments)
+            let (width, height) = try options.screen() ?? (800, 480)
+            let out = options.value("--out")
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent("panel-refresh-demo-\(getpid())").path
-            let headless = flag("--headless", in: &arguments)
-            try noneLeft(arguments)
-            if !headless {
+            if !options.isSet("--headless") {
                 do {
                     let display = try RunCommand.display(for: Configuration())
                     Log.info("showing the demo on the panel (\(display.width)x\(display.height))")
@@ -145,76 +135,49 @@ func main() async -> Int32 {
             let result = try DemoCommand.run(width: width, height: height, directory: out)
             print("demo: \(result.frames) frames in \(result.directory)/frames, animation \(result.animation)")
         case "replay":
-            guard let file = arguments.first, !file.hasPrefix("--") else { throw UsageError("replay needs a recording") }
-            arguments.removeFirst()
-            var options = ReplayCommand.Options(file: file)
-            options.descriptionFile = try take("--desc", from: &arguments)
-            if let screen = try take("--screen", from: &arguments) { (options.width, options.height) = try ScreenOptions.parse(screen) }
-            if let r = try take("--rotation", from: &arguments) {
-                guard let degrees = Int(r), let rotation = Rotation(rawValue: degrees) else {
-                    throw UsageError("bad rotation \"\(r)\": want 0, 90, 180 or 270")
-                }
-                options.rotation = rotation
-            }
-            options.framesDirectory = try take("--frames", from: &arguments)
-            if let s = try take("--refresh-seconds", from: &arguments) {
-                options.refreshSeconds = try NumericOption.double("--refresh-seconds", s, in: NumericOption.refreshSeconds)
-            }
-            if let axes = try take("--axes", from: &arguments) { options.positionAxes = try NumericOption.axes("--axes", axes) }
-            if let config = try take("--config", from: &arguments) { options.configuration = try Configuration.load(path: config) }
-            let trace = flag("--trace", in: &arguments)
-            options.timings = flag("--timings", in: &arguments)
-            try noneLeft(arguments)
-            let result = try ReplayCommand.run(options, onTrace: trace ? { print($0.json) } : nil)
+            guard let file = options.positional("FILE") else { throw UsageError("replay needs a recording") }
+            var replay = ReplayCommand.Options(file: file)
+            replay.descriptionFile = options.value("--desc")
+            if let (width, height) = try options.screen() { (replay.width, replay.height) = (width, height) }
+            replay.rotation = try options.rotation() ?? .none
+            replay.framesDirectory = options.value("--frames")
+            replay.refreshSeconds = try options.double("--refresh-seconds", in: NumericOption.refreshSeconds) ?? replay.refreshSeconds
+            if let axes = options.value("--axes") { replay.positionAxes = try NumericOption.axes("--axes", axes) }
+            if let config = options.value("--config") { replay.configuration = try Configuration.load(path: config) }
+            replay.timings = options.isSet("--timings")
+            let result = try ReplayCommand.run(replay, onTrace: options.isSet("--trace") ? { print($0.json) } : nil)
             Log.info("replayed \(file): \(result.framesPresented) frames")
         case "hw-check":
             // For the VM harness (docs/deployment.md): checks on a real kernel, not for kiosks.
-            let fixtures = try take("--fixtures", from: &arguments)
-            let hold = try take("--hold", from: &arguments).map { try NumericOption.double("--hold", $0, in: NumericOption.holdSeconds) } ?? 0
-            try noneLeft(arguments)
-            let result = HardwareCheck.run(fixtures: fixtures, hold: hold) { print($0); fflush(nil) }
+            let hold = try options.double("--hold", in: NumericOption.holdSeconds) ?? 0
+            let result = HardwareCheck.run(fixtures: options.value("--fixtures"), hold: hold) { print($0); fflush(nil) }
             print("hw-check: \(result.passed) passed, \(result.failed) failed")
             return result.failed == 0 ? 0 : 1
         case "expected-frame":
             // For the VM harness: the frame the kiosk shows after N refreshes, as a PPM.
-            var width = 1280, height = 800
-            if let screen = try take("--screen", from: &arguments) { (width, height) = try ScreenOptions.parse(screen) }
-            let refreshes = try take("--refreshes", from: &arguments).map { try NumericOption.integer("--refreshes", $0, in: NumericOption.refreshes) } ?? 1
-            var rotation = Rotation.none
-            if let r = try take("--rotation", from: &arguments) {
-                guard let degrees = Int(r), let value = Rotation(rawValue: degrees) else {
-                    throw UsageError("bad rotation \"\(r)\": want 0, 90, 180 or 270")
-                }
-                rotation = value
-            }
-            let refreshing = arguments.contains("--refreshing"), testPattern = arguments.contains("--test-pattern")
-            let damaged = arguments.contains("--damaged")
-            arguments.removeAll { $0 == "--refreshing" || $0 == "--test-pattern" || $0 == "--damaged" }
-            guard let out = arguments.first else { throw UsageError("expected-frame needs an output file") }
-            arguments.removeFirst()
-            try noneLeft(arguments)
+            guard let out = options.positional("FILE") else { throw UsageError("expected-frame needs an output file") }
+            let (width, height) = try options.screen() ?? (1280, 800)
+            let refreshes = try options.integer("--refreshes", in: NumericOption.refreshes) ?? 1
+            let rotation = try options.rotation() ?? .none
             // The size is the glass's; the picture is drawn at its turned size, then turned.
             let (pw, ph) = rotation.swapsSides ? (height, width) : (width, height)
-            let frame = testPattern ? ExpectedFrame.testPattern(width: width, height: height, damaged: damaged)
-                : ExpectedFrame.onGlass(try ExpectedFrame.render(width: pw, height: ph, refreshes: refreshes, refreshing: refreshing),
-                                        rotation: rotation)
+            let frame = options.isSet("--test-pattern")
+                ? ExpectedFrame.testPattern(width: width, height: height, damaged: options.isSet("--damaged"))
+                : ExpectedFrame.onGlass(try ExpectedFrame.render(width: pw, height: ph, refreshes: refreshes,
+                                                                 refreshing: options.isSet("--refreshing")), rotation: rotation)
             try ExpectedFrame.ppm(frame).write(to: URL(fileURLWithPath: out))
         case "devices":
-            try noneLeft(arguments)
             print(DevicesCommand.report(), terminator: "")
         case "record":
             let discovered = try TouchscreenDiscovery.list().first?.node
-            guard let path = arguments.first ?? discovered else {
+            guard let path = options.positional("DEVICE") ?? discovered else {
                 // Nothing wrong with the command line: the machine has no touchscreen (exit 1).
                 throw NoTouchscreen()
             }
             try record(path)
         case "inject":
-            guard let file = arguments.first, !file.hasPrefix("--") else { throw UsageError("inject needs a recording") }
-            arguments.removeFirst()
-            let desc = try take("--desc", from: &arguments)
-            try noneLeft(arguments)
-            let recording = try EvemuRecording.load(path: file, descriptionPath: desc)
+            guard let file = options.positional("FILE") else { throw UsageError("inject needs a recording") }
+            let recording = try EvemuRecording.load(path: file, descriptionPath: options.value("--desc"))
             let device = try UInputDevice(description: recording.device)
             Log.info("injecting \(file) through \(device.devnode ?? "a uinput device")")
             // Give udev and the panel a moment to open the new device before the first touch.
@@ -237,10 +200,6 @@ func main() async -> Int32 {
 /// `record` with no device named on a machine where udev reports no touchscreen.
 struct NoTouchscreen: Error, CustomStringConvertible {
     var description: String { "no touchscreen found: connect one, or give a device, e.g. /dev/input/event3" }
-}
-
-func noneLeft(_ arguments: [String]) throws {
-    if let extra = arguments.first { throw UsageError("unexpected \"\(extra)\"") }
 }
 
 /// Starts the kiosk; never returns (the loop runs until a signal ends the process).

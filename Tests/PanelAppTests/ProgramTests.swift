@@ -194,6 +194,17 @@ struct HelpTests {
         }
     }
 
+    @Test("docs/program.md shows every command's synopsis as its option table makes it, and every option")
+    func programDocs() throws {
+        let doc = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/program.md").path, encoding: .utf8)
+        for command in CommandHelp.all {
+            let synopsis = "\(command.name) \(command.synopsis)".trimmingCharacters(in: .whitespaces)
+            #expect(doc.contains("| `" + synopsis.replacing("|", with: "\\|") + "` |"), "docs/program.md: \(synopsis)")
+            for option in command.options where !option.isPositional { #expect(doc.contains(option.flag), "\(command.name): \(option.flag)") }
+        }
+    }
+
     @Test("the global help lists every command; an unknown one is a usage error")
     func overview() throws {
         let (text, code) = try programOutput(["--help"])

@@ -89,18 +89,28 @@ struct RuntimeTests {
         #expect(display.framesPresented == frames)
     }
 
-    @Test("command-line options override the configuration and are checked the same way")
+    @Test("command-line options override the configuration and are checked the same way; the table refuses what it does not declare")
     func options() throws {
+        let run = try #require(CommandHelp.named("run"))
         var configuration = Configuration()
-        var arguments = ["--device", "/dev/input/event5", "--set", "data.page-size=5", "--rotation", "180", "--screen", "1024x600", "--extra"]
-        try RunCommand.apply(arguments: &arguments, to: &configuration)
-        #expect(arguments == ["--extra"])
-        #expect(configuration.devices == ["/dev/input/event5"] && configuration.pageSize == 5)
+        let parsed = try run.parse(["--device", "/dev/input/event5", "--set", "data.page-size=5", "--rotation", "180",
+                                    "--screen", "1024x600", "--device", "/dev/input/event6"])
+        try RunCommand.apply(parsed, to: &configuration)
+        #expect(configuration.devices == ["/dev/input/event5", "/dev/input/event6"] && configuration.pageSize == 5)
         #expect(configuration.displayRotation == .upsideDown && configuration.rotation == .none && configuration.mode?.width == 1024 && configuration.headlessSize.height == 600)
-        var bad = ["--set", "data.page-size=0"]
         #expect(throws: ConfigurationError(file: "command line", line: 0, message: "data.page-size: \"0\" is not a whole number from 1 to 1000")) {
-            try RunCommand.apply(arguments: &bad, to: &configuration)
+            try RunCommand.apply(try run.parse(["--set", "data.page-size=0"]), to: &configuration)
         }
+        #expect(throws: UsageError("unknown option \"--extra\" for run")) { try run.parse(["--extra"]) }
+        #expect(throws: UsageError("--screen needs WxH")) { try run.parse(["--screen"]) }
+        #expect(throws: UsageError("--rotation given twice")) { try run.parse(["--rotation", "90", "--rotation", "180"]) }
+        #expect(throws: UsageError("unexpected \"stray\"")) { try run.parse(["stray"]) }
+        let replay = try #require(CommandHelp.named("replay"))
+        #expect(throws: UsageError("replay needs FILE")) { try replay.parse(["--trace"]) }
+        let parsedReplay = try replay.parse(["swipe.evemu", "--rotation", "270", "--trace"])
+        #expect(parsedReplay.positional("FILE") == "swipe.evemu" && parsedReplay.isSet("--trace") && !parsedReplay.isSet("--timings"))
+        #expect(try parsedReplay.rotation() == .clockwise270)
+        #expect(throws: UsageError("bad rotation \"45\": want 0, 90, 180 or 270")) { try replay.parse(["f", "--rotation", "45"]).rotation() }
     }
 
     @Test("with no DRM card and no framebuffer, auto says why for both")

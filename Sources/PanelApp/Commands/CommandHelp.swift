@@ -4,35 +4,41 @@
 public struct CommandHelp: Sendable {
     /// The command's name ("run").
     public let name: String
-    /// Arguments after the name, as in a synopsis ("FILE [--desc FILE]").
-    public let synopsis: String
     /// What the command does, a paragraph.
     public let summary: String
-    /// Each option with what it does.
-    public let options: [(flag: String, meaning: String)]
+    /// Its options and arguments, in the order the synopsis shows them.
+    public let options: [CommandOption]
     /// Examples with what each does.
     public let examples: [(command: String, meaning: String)]
+
+    /// Arguments after the name, as in a synopsis ("FILE [--desc FILE]"): from the options.
+    public var synopsis: String { options.map(\.synopsis).joined(separator: " ") }
+
+    /// Parses a command line (after the command's name) against these options.
+    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+        try ParsedArguments(arguments, for: self)
+    }
 
     /// Every command, in the order the overview lists them.
     public static let all: [CommandHelp] = [
         CommandHelp(
-            name: "run", synopsis: "[--config FILE] [--set SECTION.KEY=VALUE]... [--device PATH]... [--rotation N] [--screen WxH] [--trace FILE]",
+            name: "run",
             summary: """
             The kiosk: the panel's display (DRM, else fbdev; see display.backend), the touchscreens udev reports \
             (or --device), the configured data source. Runs until SIGTERM or SIGINT, rereads the configuration on \
             SIGHUP, logs frame timings on SIGUSR1 (and every minute while touched), and tells systemd READY, \
             STATUS, WATCHDOG and STOPPING. The configuration is /etc/panel-refresh/config when it exists.
             """,
-            options: [("--config FILE", "read the configuration from FILE instead of /etc/panel-refresh/config (keys: panel-refresh.conf(5))"),
-                      ("--set SECTION.KEY=VALUE", "override one key; may be repeated"),
-                      ("--device PATH", "use this touchscreen (an /dev/input/event node) instead of udev's; may be repeated"),
-                      ("--rotation 0|90|180|270", "display.rotation: the picture and touch turned together, clockwise"),
-                      ("--screen WxH", "the headless display's size (display.headless-size)"),
-                      ("--trace FILE", "append the trace's JSON lines to FILE, frame lines with renderMs (as replay --trace --timings)")],
+            options: [.config("read the configuration from FILE instead of /etc/panel-refresh/config (keys: panel-refresh.conf(5))"),
+                      .value("--set", "SECTION.KEY=VALUE", "override one key; may be repeated", repeats: true),
+                      .value("--device", "PATH", "use this touchscreen (an /dev/input/event node) instead of udev's; may be repeated", repeats: true),
+                      .rotation("display.rotation: the picture and touch turned together, clockwise"),
+                      .screen("the headless display's size (display.headless-size)"),
+                      .value("--trace", "FILE", "append the trace's JSON lines to FILE, frame lines with renderMs (as replay --trace --timings)")],
             examples: [("panel-refresh run", "what the systemd unit runs: the configuration is /etc/panel-refresh/config"),
                        ("panel-refresh run --set data.source=file --set data.file=/srv/items.json --rotation 90", "a portrait panel showing a file")]),
         CommandHelp(
-            name: "check", synopsis: "[--config FILE]",
+            name: "check",
             summary: """
             Reads and validates the whole configuration (default /etc/panel-refresh/config) and starts \
             nothing: every error at once, each with its file and line, including the files the keys name \
@@ -40,72 +46,74 @@ public struct CommandHelp: Sendable {
             whose headers are read against the image limits). Exit 0 when it is valid, 1 when not. The \
             service may run it as ExecStartPre=.
             """,
-            options: [("--config FILE", "check FILE instead of /etc/panel-refresh/config")],
+            options: [.config("check FILE instead of /etc/panel-refresh/config")],
             examples: [("panel-refresh check --config /etc/panel-refresh/config", "before a reload (systemctl reload panel-refresh)")]),
         CommandHelp(
-            name: "demo", synopsis: "[--screen WxH] [--out DIR] [--headless]",
+            name: "demo",
             summary: """
             A scripted session: pull to refresh, scroll, load pages until there is no more data. Plays on the \
             panel when a DRM or fbdev display is usable; else (or with --headless) on the headless display, \
             writing every frame as PNG and an animated PNG of the whole session, and printing where.
             """,
-            options: [("--screen WxH", "the headless display's size (default 800x480)"),
-                      ("--out DIR", "where the frames go (default: a new folder under $TMPDIR)"),
-                      ("--headless", "draw on the headless display even where a panel is usable")],
+            options: [.screen("the headless display's size (default 800x480)"),
+                      .value("--out", "DIR", "where the frames go (default: a new folder under $TMPDIR)"),
+                      .flag("--headless", "draw on the headless display even where a panel is usable")],
             examples: [("panel-refresh demo --headless --out /tmp/demo", "frames and demo.png in /tmp/demo")]),
         CommandHelp(
-            name: "replay", synopsis: "FILE [--desc FILE] [--screen WxH] [--rotation N] [--frames DIR] [--trace] [--timings] [--refresh-seconds S] [--axes X,Y] [--config FILE]",
+            name: "replay",
             summary: """
             Feeds an evemu recording of a touchscreen through the whole pipeline in virtual time: touch assembly, \
             gestures, scroll physics, the refresh components and the renderer.
             """,
-            options: [("--desc FILE", "the device description, for a FILE that holds events only"),
-                      ("--screen WxH", "the screen the touches map to (default 800x480)"),
-                      ("--rotation 0|90|180|270", "turn the picture (and touch) as display.rotation does"),
-                      ("--frames DIR", "write every frame as PNG into DIR"),
-                      ("--trace", "print JSON lines: pan, state, refresh, frame, error; the same bytes on every run"),
-                      ("--timings", "frame lines also carry renderMs, the machine's drawing time (then runs differ)"),
-                      ("--refresh-seconds S", "how long the sample data takes to load, 0 to 60 (default 1)"),
-                      ("--axes X,Y", "take positions from other ABS codes (hex), e.g. 02,03 for ABS_Z/ABS_RX"),
-                      ("--config FILE", "the whole configuration, as run takes it: data source, input mapping, locale, styles")],
+            options: [.positional("FILE", "the recording: evemu, or events with --desc"),
+                      .desc,
+                      .screen("the screen the touches map to (default 800x480)"),
+                      .rotation("turn the picture (and touch) as display.rotation does"),
+                      .value("--frames", "DIR", "write every frame as PNG into DIR"),
+                      .flag("--trace", "print JSON lines: pan, state, refresh, frame, error; the same bytes on every run"),
+                      .flag("--timings", "frame lines also carry renderMs, the machine's drawing time (then runs differ)"),
+                      .value("--refresh-seconds", "S", "how long the sample data takes to load, 0 to 60 (default 1)"),
+                      .value("--axes", "X,Y", "take positions from other ABS codes (hex), e.g. 02,03 for ABS_Z/ABS_RX"),
+                      .config("the whole configuration, as run takes it: data source, input mapping, locale, styles")],
             examples: [("panel-refresh replay swipe.evemu --trace", "the trace of a recorded swipe"),
                        ("panel-refresh replay drag.events --desc device.desc --frames /tmp/frames", "the frames it draws")]),
         CommandHelp(
-            name: "record", synopsis: "[DEVICE]",
+            name: "record",
             summary: "Writes an evemu 1.3 recording of a touchscreen to standard output until interrupted.",
-            options: [("DEVICE", "the /dev/input/event node (default: the first touchscreen udev reports)")],
+            options: [.positional("DEVICE", "the /dev/input/event node (default: the first touchscreen udev reports)", optional: true)],
             examples: [("panel-refresh record /dev/input/event3 > pull.evemu", "record a pull on that device")]),
         CommandHelp(
-            name: "inject", synopsis: "FILE [--desc FILE]",
+            name: "inject",
             summary: "Creates a uinput touchscreen from the recording's description and plays its events in real time.",
-            options: [("--desc FILE", "the device description, for a FILE that holds events only")],
+            options: [.positional("FILE", "the recording: evemu, or events with --desc"), .desc],
             examples: [("panel-refresh inject pull.evemu", "replay a pull into a running kiosk")]),
         CommandHelp(
-            name: "devices", synopsis: "",
+            name: "devices",
             summary: "Lists the touchscreens and the DRM cards with their connectors and modes.",
             options: [],
             examples: [("panel-refresh devices", "what the kiosk would use")]),
         CommandHelp(
-            name: "hw-check", synopsis: "[--fixtures DIR] [--hold S]",
+            name: "hw-check",
             summary: """
             Checks on a real kernel: a DRM test pattern and a damage-only frame (checked by screendump from \
             the host), and uinput round trips of the recordings. Used by scripts/vm-test.
             """,
-            options: [("--fixtures DIR", "the recordings to round-trip"),
-                      ("--hold S", "keep the last frame on the glass for S seconds, 0 to 3600")],
+            options: [.value("--fixtures", "DIR", "the recordings to round-trip"),
+                      .value("--hold", "S", "keep the last frame on the glass for S seconds, 0 to 3600")],
             examples: [("panel-refresh hw-check --fixtures /fixtures --hold 3", "as the VM runs it")]),
         CommandHelp(
-            name: "expected-frame", synopsis: "[--screen WxH] [--rotation N] [--refreshes N] [--refreshing] [--test-pattern [--damaged]] FILE",
+            name: "expected-frame",
             summary: """
             Writes as PPM the frame the glass shows with the default configuration after N refreshes of the \
             sample data, for comparing with a screendump.
             """,
-            options: [("--screen WxH", "the glass's size (default 1280x800, the VM's virtio-gpu mode)"),
-                      ("--rotation 0|90|180|270", "turned as display.rotation turns it"),
-                      ("--refreshes N", "refreshes of the sample data before the frame, 0 to 100 (default 1)"),
-                      ("--refreshing", "half a second into the next refresh"),
-                      ("--test-pattern", "hw-check's test pattern instead of the list"),
-                      ("--damaged", "with --test-pattern: its partial second frame")],
+            options: [.screen("the glass's size (default 1280x800, the VM's virtio-gpu mode)"),
+                      .rotation("turned as display.rotation turns it"),
+                      .value("--refreshes", "N", "refreshes of the sample data before the frame, 0 to 100 (default 1)"),
+                      .flag("--refreshing", "half a second into the next refresh"),
+                      .flag("--test-pattern", "hw-check's test pattern instead of the list"),
+                      .flag("--damaged", "with --test-pattern: its partial second frame"),
+                      .positional("FILE", "where the PPM goes")],
             examples: [("panel-refresh expected-frame --screen 1280x800 --refreshes 2 expected.ppm", "the list after two refreshes")]),
     ]
 
@@ -133,7 +141,7 @@ public struct CommandHelp: Sendable {
         var text = "usage: panel-refresh \(name) \(synopsis)".trimmingTrailingSpace + "\n\n" + Self.wrap(summary, indent: 0) + "\n"
         if !options.isEmpty {
             text += "\noptions:\n"
-            for option in options { text += "  \(option.flag)\n" + Self.wrap(option.meaning, indent: 8) + "\n" }
+            for option in options { text += "  \(option.label)\n" + Self.wrap(option.meaning, indent: 8) + "\n" }
         }
         if !examples.isEmpty {
             text += "\nexamples:\n"
@@ -163,7 +171,7 @@ public struct CommandHelp: Sendable {
         for command in all {
             roff += ".SS \\fB\(escape(command.name))\\fR \(escape(command.synopsis))\n\(escape(command.summary))\n"
             for option in command.options {
-                roff += ".TP\n.B \(escape(option.flag))\n\(escape(option.meaning))\n"
+                roff += ".TP\n.B \(escape(option.label))\n\(escape(option.meaning))\n"
             }
             for example in command.examples {
                 roff += ".PP\n\(escape(example.meaning)):\n.RS\n.B \(escape(example.command))\n.RE\n"

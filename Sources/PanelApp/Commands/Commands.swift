@@ -6,7 +6,7 @@ import PanelRefresh
 import PanelRender
 
 /// A bad command line: printed with the usage, exit code 2.
-public struct UsageError: Error, CustomStringConvertible {
+public struct UsageError: Error, CustomStringConvertible, Equatable {
     public var description: String
     /// A usage error saying `description`.
     public init(_ description: String) { self.description = description }

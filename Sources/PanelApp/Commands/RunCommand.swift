@@ -11,44 +11,25 @@ public enum RunCommand {
     /// The `file` of a `ConfigurationError` that comes from the command line.
     public static let commandLine = "command line"
 
-    /// Applies the command line to the configuration: --set KEY=VALUE (any key), --device,
-    /// --rotation, --screen.
-    public static func apply(arguments: inout [String], to configuration: inout Configuration) throws {
+    /// Applies `run`'s command line to the configuration: --set KEY=VALUE (any key), --device,
+    /// --rotation, --screen, each checked as the key it sets.
+    public static func apply(_ arguments: ParsedArguments, to configuration: inout Configuration) throws {
         do {
-            try applyOptions(&arguments, to: &configuration)
+            let devices = arguments.all("--device")
+            if !devices.isEmpty { try configuration.set("input.devices", devices.joined(separator: ",")) }
+            for assignment in arguments.all("--set") {
+                guard let equals = assignment.firstIndex(of: "=") else { throw UsageError("--set needs SECTION.KEY=VALUE") }
+                try configuration.set(String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
+            }
+            if let rotation = arguments.value("--rotation") { try configuration.set("display.rotation", rotation) }
+            if let screen = arguments.value("--screen") {
+                try configuration.set("display.mode", screen)
+                try configuration.set("display.headless-size", screen)
+            }
+            try configuration.validate(file: commandLine)
         } catch let error as ConfigurationError {
             throw ConfigurationError(file: commandLine, line: 0, message: error.message)
         }
-    }
-
-    private static func applyOptions(_ arguments: inout [String], to configuration: inout Configuration) throws {
-        var devices: [String] = []
-        while let index = arguments.firstIndex(of: "--device") {
-            guard index + 1 < arguments.count else { throw UsageError("--device needs a path") }
-            devices.append(arguments[index + 1])
-            arguments.removeSubrange(index...(index + 1))
-        }
-        if !devices.isEmpty { try configuration.set("input.devices", devices.joined(separator: ",")) }
-        while let index = arguments.firstIndex(of: "--set") {
-            guard index + 1 < arguments.count, let equals = arguments[index + 1].firstIndex(of: "=") else {
-                throw UsageError("--set needs SECTION.KEY=VALUE")
-            }
-            let assignment = arguments[index + 1]
-            try configuration.set(String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
-            arguments.removeSubrange(index...(index + 1))
-        }
-        if let index = arguments.firstIndex(of: "--rotation") {
-            guard index + 1 < arguments.count else { throw UsageError("--rotation needs a value") }
-            try configuration.set("display.rotation", arguments[index + 1])
-            arguments.removeSubrange(index...(index + 1))
-        }
-        if let index = arguments.firstIndex(of: "--screen") {
-            guard index + 1 < arguments.count else { throw UsageError("--screen needs WxH") }
-            try configuration.set("display.mode", arguments[index + 1])
-            try configuration.set("display.headless-size", arguments[index + 1])
-            arguments.removeSubrange(index...(index + 1))
-        }
-        try configuration.validate(file: commandLine)
     }
 
     /// The display the configuration asks for; `auto` tries DRM, then fbdev.

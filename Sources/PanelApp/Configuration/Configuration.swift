@@ -502,7 +502,7 @@ public struct Configuration: Sendable {
                 $0.devices = try $1.split(separator: ",").map { try path(TextFormat.trimmed($0)) }
             },
             Key(section: "input", name: "rotation", doc: "how far the touchscreen is turned against the glass beyond display.rotation, clockwise: 0, 90, 180 or 270 (for a sensor mounted differently from the panel)") {
-                guard let degrees = Int($1), let r = Rotation(rawValue: degrees) else { throw ValueError(message: "\"\($1)\" is not 0, 90, 180 or 270") }
+                guard let r = Rotation(degrees: $1) else { throw ValueError(message: "\"\($1)\" is not 0, 90, 180 or 270") }
                 $0.rotation = r
             },
             Key(section: "input", name: "calibration", doc: "six numbers as libinput's LIBINPUT_CALIBRATION_MATRIX; udev's property wins when a device has one") {
@@ -522,7 +522,7 @@ public struct Configuration: Sendable {
             Key(section: "display", name: "mode", doc: "WIDTHxHEIGHT instead of the panel's preferred mode") { $0.mode = try size($1) },
             Key(section: "display", name: "framebuffer", doc: "the fbdev node") { $0.framebuffer = try path($1) },
             Key(section: "display", name: "rotation", doc: "how far the picture is turned clockwise on the glass: 0, 90, 180 or 270 (a portrait UI on a landscape panel); touch follows") {
-                guard let degrees = Int($1), let r = Rotation(rawValue: degrees) else { throw ValueError(message: "\"\($1)\" is not 0, 90, 180 or 270") }
+                guard let r = Rotation(degrees: $1) else { throw ValueError(message: "\"\($1)\" is not 0, 90, 180 or 270") }
                 $0.displayRotation = r
             },
             Key(section: "display", name: "blank-after", doc: "seconds without touch or data change before the panel (and its backlight) goes off, 0 to 86400; 0: never. The first touch wakes it and does nothing else") {
