@@ -100,9 +100,7 @@ public struct DRMDumbBuffer: Sendable, Hashable {
     /// Bytes of the whole buffer.
     public var size: Int
     /// A buffer's record: `pitch` bytes per row.
-    public init(handle: UInt32, pitch: Int, size: Int) {
-        (self.handle, self.pitch, self.size) = (handle, pitch, size)
-    }
+    public init(handle: UInt32, pitch: Int, size: Int) { (self.handle, self.pitch, self.size) = (handle, pitch, size) }
 }
 
 /// What a read of the card's events found: how many flips (legacy or atomic) completed, and
@@ -114,10 +112,7 @@ public struct DRMFlipReport: Sendable, Hashable {
     /// the same clock as evdev events once `libevdev_set_clock_id` asked for it).
     public var seconds: Double
     /// A report of `count` flips, the last at `seconds`.
-    public init(count: Int, seconds: Double) {
-        self.count = count
-        self.seconds = seconds
-    }
+    public init(count: Int, seconds: Double) { (self.count, self.seconds) = (count, seconds) }
 }
 
 /// A KMS object type, for property queries (drm_mode.h's DRM_MODE_OBJECT_*).
@@ -152,10 +147,7 @@ public struct DRMPlane: Sendable, Hashable {
     /// Bit i: the plane can be used with the i-th CRTC of the resources.
     public var possibleCrtcs: UInt32
     /// A plane's record; `possibleCrtcs` is a bit mask of CRTC indices.
-    public init(id: UInt32, possibleCrtcs: UInt32) {
-        self.id = id
-        self.possibleCrtcs = possibleCrtcs
-    }
+    public init(id: UInt32, possibleCrtcs: UInt32) { (self.id, self.possibleCrtcs) = (id, possibleCrtcs) }
 }
 
 /// A rectangle in framebuffer pixels, as FB_DAMAGE_CLIPS and DirtyFB take it (x2, y2 exclusive).
@@ -163,9 +155,7 @@ public struct DRMClip: Sendable, Hashable {
     /// The clip's corners, pixels: left, top, right (exclusive), bottom (exclusive).
     public var x1: Int32, y1: Int32, x2: Int32, y2: Int32
     /// A clip from (`x1`, `y1`) to (`x2`, `y2`).
-    public init(x1: Int32, y1: Int32, x2: Int32, y2: Int32) {
-        (self.x1, self.y1, self.x2, self.y2) = (x1, y1, x2, y2)
-    }
+    public init(x1: Int32, y1: Int32, x2: Int32, y2: Int32) { (self.x1, self.y1, self.x2, self.y2) = (x1, y1, x2, y2) }
 }
 
 /// One property assignment of an atomic request.

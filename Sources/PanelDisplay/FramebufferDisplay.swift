@@ -97,8 +97,7 @@ public final class FramebufferDisplay: ImmediateDisplay {
             calls.close(fd)
             throw error
         }
-        self.fd = fd
-        self.format = format
+        (self.fd, self.format) = (fd, format)
         (width, height) = rotation.swapsSides ? (info.height, info.width) : (info.width, info.height)
         size = info.size
         mapped = pointer

@@ -17,10 +17,7 @@ public final class MemoryDRM: DRMCalls {
     public var now: () -> Double = { 0 }
 
     /// A card whose one mode is `width`×`height`.
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
+    public init(width: Int, height: Int) { (self.width, self.height) = (width, height) }
 
     isolated deinit { for (pointer, _) in memory { pointer.deallocate() } }
 

@@ -13,10 +13,7 @@ public struct GestureScript: Sendable {
     private var nextID = 1
 
     /// A script whose first frame is at `time` seconds, with frames `rate` times a second (120: a panel's touch report rate).
-    public init(start time: Double = 0, rate: Double = 120) {
-        self.time = time
-        self.rate = rate
-    }
+    public init(start time: Double = 0, rate: Double = 120) { (self.time, self.rate) = (time, rate) }
 
     /// One finger from `from` to `to` over `duration` s, linear, then (if `lift`) up after
     /// `hold` s without moving. Returns self for chaining.

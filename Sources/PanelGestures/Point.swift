@@ -6,10 +6,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var y: Double
 
     /// A point at (`x`, `y`).
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
+    public init(x: Double, y: Double) { (self.x, self.y) = (x, y) }
 
     /// The origin.
     public static let zero = Point(x: 0, y: 0)

@@ -22,8 +22,7 @@ public struct TapRecognizer: Sendable {
     /// A recognizer: a tap stays within `slop` points and lifts within `maxDuration` seconds.
     public init(slop: Double = GestureConstants.touchSlop,
                 maxDuration: Double = GestureConstants.tapMaxDuration) {
-        self.slop = slop
-        self.maxDuration = maxDuration
+        (self.slop, self.maxDuration) = (slop, maxDuration)
     }
 
     /// Feeds one frame; returns a tap when one completes in it.

@@ -39,10 +39,7 @@ public struct TouchFrame: Sendable, Hashable {
     public var touches: [Touch]
 
     /// A frame of `touches` at `timestamp` seconds.
-    public init(timestamp: Double, touches: [Touch]) {
-        self.timestamp = timestamp
-        self.touches = touches
-    }
+    public init(timestamp: Double, touches: [Touch]) { (self.timestamp, self.touches) = (timestamp, touches) }
 
     /// Contacts down after this frame.
     public var active: [Touch] { touches.filter { $0.phase == .began || $0.phase == .moved } }

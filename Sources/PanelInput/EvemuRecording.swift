@@ -9,10 +9,7 @@ public struct EvemuVersion: Sendable, Hashable, Comparable, CustomStringConverti
     public var minor: Int
 
     /// Version `major`.`minor`.
-    public init(major: Int, minor: Int) {
-        self.major = major
-        self.minor = minor
-    }
+    public init(major: Int, minor: Int) { (self.major, self.minor) = (major, minor) }
 
     /// What the reader assumes when a file has no version line.
     public static let v1_0 = EvemuVersion(major: 1, minor: 0)
@@ -77,9 +74,7 @@ public struct EvemuError: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
 
     /// An error at `line` of `file`.
-    public init(file: String, line: Int, reason: String) {
-        (self.file, self.line, self.reason) = (file, line, reason)
-    }
+    public init(file: String, line: Int, reason: String) { (self.file, self.line, self.reason) = (file, line, reason) }
 
     public var description: String { line > 0 ? "\(file):\(line): \(reason)" : "\(file): \(reason)" }
 }

@@ -20,8 +20,7 @@ public final class RecordingSource: EventSource {
     ///   - name: what the log calls it.
     ///   - start: where the first event lands, seconds.
     public init(recording: EvemuRecording, name: String = "recording", start: Double = 0) {
-        self.recording = recording
-        self.name = name
+        (self.recording, self.name) = (recording, name)
         offset = Int64((start * 1_000_000).rounded()) - (recording.events.first?.microseconds ?? 0)
     }
 

@@ -54,8 +54,7 @@ public final class TouchscreenSet {
 
     /// The picture's new size (the panel came back in another mode): positions map to it.
     public func resize(width: Double, height: Double) {
-        self.width = width
-        self.height = height
+        (self.width, self.height) = (width, height)
         for entry in entries.values { entry.input.resize(width: width, height: height) }
     }
 

@@ -16,8 +16,7 @@ public struct TouchscreenInfo: Sendable, Hashable {
 
     /// Builds the entry from udev properties; pure, so the rules are testable without udev.
     public init(node: String, name: String, calibrationProperty: String?) {
-        self.node = node
-        self.name = name
+        (self.node, self.name) = (node, name)
         if let text = calibrationProperty {
             if let matrix = try? CalibrationMatrix(udevProperty: text) {
                 calibration = matrix

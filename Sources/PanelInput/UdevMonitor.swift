@@ -23,8 +23,7 @@ public final class UdevMonitor {
             udev_unref(udev)
             throw InputError.udev("cannot receive udev's \(subsystem) events: \(InputError.message(-rc))")
         }
-        self.udev = udev
-        self.monitor = monitor
+        (self.udev, self.monitor) = (udev, monitor)
         fileDescriptor = udev_monitor_get_fd(monitor)
     }
 

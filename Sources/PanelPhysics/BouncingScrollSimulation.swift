@@ -36,8 +36,7 @@ public struct BouncingScrollSimulation: Simulation {
                 rate: DecelerationRate = .normal,
                 tolerance: Tolerance = .scroll()) {
         let trailing = max(leading, trailing)
-        self.leading = leading
-        self.trailing = trailing
+        (self.leading, self.trailing) = (leading, trailing)
         func transfer(_ v: Double) -> Double {
             min(max(v, -Self.maxSpringTransferVelocity), Self.maxSpringTransferVelocity)
         }

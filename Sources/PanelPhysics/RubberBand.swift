@@ -15,8 +15,7 @@ public struct RubberBand: Sendable, Equatable {
 
     /// A rubber band over a view `dimension` points long, with UIScrollView's coefficient by default.
     public init(coefficient: Double = RubberBand.uiScrollViewCoefficient, dimension: Double) {
-        self.coefficient = coefficient
-        self.dimension = dimension
+        (self.coefficient, self.dimension) = (coefficient, dimension)
     }
 
     /// Displayed overscroll (px) for a finger that went `distance` px past the edge.

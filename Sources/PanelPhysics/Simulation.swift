@@ -21,10 +21,7 @@ public struct Tolerance: Sendable, Equatable {
     public var velocity: Double
 
     /// Motion counts as stopped within `distance` points of the end and below `velocity` points per second.
-    public init(distance: Double, velocity: Double) {
-        self.distance = distance
-        self.velocity = velocity
-    }
+    public init(distance: Double, velocity: Double) { (self.distance, self.velocity) = (distance, velocity) }
 
     /// Tolerance for scrolling on a screen with `scale` pixels per point.
     ///

@@ -20,8 +20,7 @@ open class AutoFooter: RefreshFooter {
     }
 
     override func makeSettings() -> RefreshSettings {
-        var settings = RefreshSettings(extent: height, triggerDistance: height)
-        fillCommonSettings(&settings)
+        var settings = settings(extent: height, trigger: nil)
         settings.automaticallyRefresh = automaticallyRefresh
         settings.autoTriggerTimes = autoTriggerTimes
         return settings

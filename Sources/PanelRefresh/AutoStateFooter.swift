@@ -16,22 +16,16 @@ open class AutoStateFooter: AutoFooter, StateTitled {
 
     open override func prepare() {
         super.prepare()
-        RefreshStyle.styleLabel(stateLabel)
-        addSubview(stateLabel)
-        titles = StateTitles(label: stateLabel) { state, result in
-            switch state {
-            case .idle, .pulling, .releaseToTwoLevel, .twoLevel: return .autoFooterIdle
-            case .refreshing, .willRefresh: return .autoFooterRefreshing
-            case .noMoreData: return .footerNoMoreData
-            case .finished: return StateTitles.finishedKey(result, success: .footerFinished, failure: .footerFailed)
-            case .failed: return .footerRetryTap
-            }
-        }
+        prepareStateLabel(TitleKeys(idle: .autoFooterIdle, pulling: .autoFooterIdle,
+                                    refreshing: .autoFooterRefreshing, noMoreData: .footerNoMoreData,
+                                    failed: .footerRetryTap, success: .footerFinished, failure: .footerFailed))
+        prepareGifIfAny()
     }
 
     open override func placeSubviews() {
         super.placeSubviews()
         stateLabel.frame = Rect(origin: .zero, size: frame.size)
+        gif?.place(in: frame.size, textWidth: stateLabel.textWidth, labelLeftInset: labelLeftInset, textHidden: isTextHidden)
     }
 
     /// Whether no text shows beside the spinner or gif.
@@ -81,13 +75,5 @@ open class AutoGifFooter: AutoStateFooter, GifAnimated {
     /// The picture of the state (one frame, or frames while loading).
     public let gifView = ImageView()
 
-    open override func prepare() {
-        super.prepare()
-        prepareGif(.refreshingOnly)
-    }
-
-    open override func placeSubviews() {
-        super.placeSubviews()
-        placeGif(textWidth: stateLabel.textWidth, textHidden: isTextHidden)
-    }
+    override var gifMode: GifFrames.Mode? { .refreshingOnly }
 }

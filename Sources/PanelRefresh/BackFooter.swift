@@ -12,15 +12,9 @@ open class BackFooter: RefreshFooter {
         frame = Rect(x: -sv.adjustedContentInset.left, y: y, width: sv.frame.width, height: height)
     }
 
-    override class func makeMachine() -> any RefreshMachine {
-        PullMachine(role: .backFooter, settings: RefreshSettings(extent: defaultHeight, triggerDistance: defaultHeight))
-    }
+    override class func makeMachine() -> any RefreshMachine { PullMachine(role: .backFooter, extent: defaultHeight) }
 
-    override func makeSettings() -> RefreshSettings {
-        var settings = RefreshSettings(extent: height, triggerDistance: triggerDistance ?? height)
-        fillCommonSettings(&settings)
-        return settings
-    }
+    override func makeSettings() -> RefreshSettings { settings(extent: height, trigger: triggerDistance) }
 
     /// Follows the pull past the end of the content.
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {

@@ -8,23 +8,16 @@ open class BackStateFooter: BackFooter, StateTitled {
 
     open override func prepare() {
         super.prepare()
-        RefreshStyle.styleLabel(stateLabel)
-        addSubview(stateLabel)
-        titles = StateTitles(label: stateLabel) { state, result in
-            switch state {
-            case .idle, .twoLevel: return .backFooterIdle
-            case .pulling, .releaseToTwoLevel: return .backFooterPulling
-            case .refreshing, .willRefresh: return .backFooterRefreshing
-            case .noMoreData: return .footerNoMoreData
-            case .finished: return StateTitles.finishedKey(result, success: .footerFinished, failure: .footerFailed)
-            case .failed: return .footerRetryPull
-            }
-        }
+        prepareStateLabel(TitleKeys(idle: .backFooterIdle, pulling: .backFooterPulling,
+                                    refreshing: .backFooterRefreshing, noMoreData: .footerNoMoreData,
+                                    failed: .footerRetryPull, success: .footerFinished, failure: .footerFailed))
+        prepareGifIfAny()
     }
 
     open override func placeSubviews() {
         super.placeSubviews()
         stateLabel.frame = Rect(origin: .zero, size: frame.size)
+        gif?.place(in: frame.size, textWidth: stateLabel.textWidth, labelLeftInset: labelLeftInset, textHidden: stateLabel.isHidden)
     }
 }
 
@@ -62,13 +55,5 @@ open class BackGifFooter: BackStateFooter, GifAnimated {
     /// The picture of the state (frames while pulling and loading).
     public let gifView = ImageView()
 
-    open override func prepare() {
-        super.prepare()
-        prepareGif(.scrubIdle)
-    }
-
-    open override func placeSubviews() {
-        super.placeSubviews()
-        placeGif(textWidth: stateLabel.textWidth, textHidden: stateLabel.isHidden)
-    }
+    override var gifMode: GifFrames.Mode? { .scrubIdle }
 }

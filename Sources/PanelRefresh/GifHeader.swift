@@ -5,13 +5,5 @@ open class GifHeader: StateHeader, GifAnimated {
     /// The picture of the state: the frame for the pull's progress, or frames while refreshing.
     public let gifView = ImageView()
 
-    open override func prepare() {
-        super.prepare()
-        prepareGif(.scrubIdle)
-    }
-
-    open override func placeSubviews() {
-        super.placeSubviews()
-        placeGif(textWidth: visibleTextWidth, textHidden: stateLabel.isHidden && lastUpdatedTimeLabel.isHidden)
-    }
+    override var gifMode: GifFrames.Mode? { .scrubIdle }
 }

@@ -115,8 +115,7 @@ open class RefreshComponent: View, ScrollViewObserver {
     ///     component that uses it).
     ///   - refreshingAction: what a refresh does.
     public init(localizer: RefreshLocalizer = .shared, refreshingAction: Action? = nil) {
-        self.localizer = localizer
-        self.refreshingAction = refreshingAction
+        (self.localizer, self.refreshingAction) = (localizer, refreshingAction)
         machine = Self.makeMachine()
         super.init(frame: .zero)
         // Header and footers span the scroll view's width and follow it (MJRefresh's flexible
@@ -192,6 +191,14 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// add their extent, trigger distance and own options.
     func makeSettings() -> RefreshSettings {
         var settings = RefreshSettings(extent: 0, triggerDistance: 0)
+        fillCommonSettings(&settings)
+        return settings
+    }
+
+    /// Settings for a pull `extent` points deep that arms at `trigger` (nil: the extent), with
+    /// this component's common options.
+    func settings(extent: Double, trigger: Double?) -> RefreshSettings {
+        var settings = RefreshSettings(extent: extent, triggerDistance: trigger ?? extent)
         fillCommonSettings(&settings)
         return settings
     }
@@ -328,6 +335,8 @@ open class RefreshComponent: View, ScrollViewObserver {
 
     /// The state label's titles, for the variants that have one (`StateTitled`).
     var titles: StateTitles? { didSet { titles?.update(for: self) } }
+    /// How a Gif variant plays its frames; nil: not a Gif variant.
+    var gifMode: GifFrames.Mode? { nil }
 
 
     // MARK: Plumbing

@@ -110,13 +110,10 @@ open class RefreshHeader: RefreshComponent {
         placeTwoLevelView()
     }
 
-    override class func makeMachine() -> any RefreshMachine {
-        PullMachine(role: .header, settings: RefreshSettings(extent: defaultHeight, triggerDistance: defaultHeight))
-    }
+    override class func makeMachine() -> any RefreshMachine { PullMachine(role: .header, extent: defaultHeight) }
 
     override func makeSettings() -> RefreshSettings {
-        var settings = RefreshSettings(extent: height, triggerDistance: triggerDistance ?? height)
-        fillCommonSettings(&settings)
+        var settings = settings(extent: height, trigger: triggerDistance)
         if twoLevelView != nil {
             settings.twoLevelTriggerDistance = effectiveTwoLevelTrigger
             settings.twoLevelOpenReveal = (scrollView?.frame.height ?? 0) + height

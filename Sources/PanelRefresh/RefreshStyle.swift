@@ -30,34 +30,58 @@ public enum RefreshStyle {
     }
 }
 
+/// The built-in text of each state of one kind of component: the one exhaustive mapping from
+/// states to texts, each kind giving its keys.
+struct TitleKeys {
+    /// At rest (also with the second floor open).
+    let idle: RefreshTextKey
+    /// Armed (also for the second floor, unless `releaseToTwoLevel` says otherwise).
+    let pulling: RefreshTextKey
+    /// Loading (or about to).
+    let refreshing: RefreshTextKey
+    /// Everything loaded.
+    let noMoreData: RefreshTextKey
+    /// The last load failed.
+    let failed: RefreshTextKey
+    /// The result on show.
+    let success: RefreshTextKey, failure: RefreshTextKey
+    /// Armed for the second floor; nil: as `pulling`.
+    var releaseToTwoLevel: RefreshTextKey? = nil
+
+    func key(_ state: RefreshState, _ result: RefreshResult?) -> RefreshTextKey {
+        switch state {
+        case .idle, .twoLevel: idle
+        case .pulling: pulling
+        case .releaseToTwoLevel: releaseToTwoLevel ?? pulling
+        case .refreshing, .willRefresh: refreshing
+        case .noMoreData: noMoreData
+        case .failed: failed
+        case .finished: (result?.isSuccess ?? true) ? success : failure
+        }
+    }
+}
+
 /// Per-state titles of a state label: the app's own where set, else the localizer's.
 @MainActor
 final class StateTitles {
     let label: Label
     private var custom: [RefreshState: String] = [:]
-    private let defaults: (RefreshState, RefreshResult?) -> RefreshTextKey
+    private let keys: TitleKeys
     /// Show no text while refreshing (AutoStateFooter's `refreshingTitleHidden`).
     var hidesWhileRefreshing = false
 
-    init(label: Label, defaults: @escaping (RefreshState, RefreshResult?) -> RefreshTextKey) {
-        self.label = label
-        self.defaults = defaults
-    }
+    init(label: Label, keys: TitleKeys) { (self.label, self.keys) = (label, keys) }
 
     func set(_ title: String?, for state: RefreshState) { custom[state] = title }
 
     func title(for state: RefreshState, of c: RefreshComponent) -> String {
-        custom[state] ?? c.localizer.text(defaults(state, c.lastResult))
+        custom[state] ?? c.localizer.text(keys.key(state, c.lastResult))
     }
 
     /// Puts the title of the component's state on the label.
     func update(for c: RefreshComponent) {
         let hidden = hidesWhileRefreshing && (c.state == .refreshing || c.state == .willRefresh)
         label.text = hidden ? "" : title(for: c.state, of: c)
-    }
-
-    static func finishedKey(_ result: RefreshResult?, success: RefreshTextKey, failure: RefreshTextKey) -> RefreshTextKey {
-        (result?.isSuccess ?? true) ? success : failure
     }
 }
 
@@ -69,6 +93,13 @@ public protocol StateTitled: RefreshComponent {
 }
 
 extension StateTitled {
+    /// The State variants' part of `prepare()`: the label styled and added, its texts `keys`.
+    func prepareStateLabel(_ keys: TitleKeys) {
+        RefreshStyle.styleLabel(stateLabel)
+        addSubview(stateLabel)
+        titles = StateTitles(label: stateLabel, keys: keys)
+    }
+
     /// Sets the title of `state` (nil: back to the built-in text). Returns self for chaining.
     @discardableResult
     public func setTitle(_ title: String?, for state: RefreshState) -> Self {
@@ -105,8 +136,7 @@ final class GifFrames {
     private var sets: [RefreshState: GifFrameSet] = [:]
 
     init(view: ImageView, mode: Mode) {
-        self.view = view
-        self.mode = mode
+        (self.view, self.mode) = (view, mode)
     }
 
     func set(_ images: [ImageReference], duration: Double?, for state: RefreshState) {
@@ -181,6 +211,15 @@ public protocol GifAnimated: StateTitled {
     var labelLeftInset: Double { get set }
 }
 
+extension StateTitled {
+    /// The State variants' last step of `prepare()`: a Gif variant (`gifMode` set) adds its
+    /// picture.
+    func prepareGifIfAny() {
+        guard let gifMode, let animated = self as? any GifAnimated else { return }
+        animated.prepareGif(gifMode)
+    }
+}
+
 extension GifAnimated {
     /// The Gif variants' part of `prepare()`: the picture beside the text, its frames played as
     /// `mode` says.
@@ -190,11 +229,6 @@ extension GifAnimated {
         gif = GifFrames(view: gifView, mode: mode)
     }
 
-    /// The Gif variants' part of `placeSubviews()`: the picture left of text `textWidth` wide,
-    /// or centred when the text is hidden.
-    func placeGif(textWidth: Double, textHidden: Bool) {
-        gif?.place(in: frame.size, textWidth: textWidth, labelLeftInset: labelLeftInset, textHidden: textHidden)
-    }
 }
 
 extension GifAnimated {

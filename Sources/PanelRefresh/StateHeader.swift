@@ -17,20 +17,13 @@ open class StateHeader: RefreshHeader, StateTitled {
 
     open override func prepare() {
         super.prepare()
-        RefreshStyle.styleLabel(stateLabel)
+        prepareStateLabel(TitleKeys(idle: .headerIdle, pulling: .headerPulling, refreshing: .headerRefreshing,
+                                    noMoreData: .headerIdle, failed: .headerIdle, success: .headerFinished,
+                                    failure: .headerFailed, releaseToTwoLevel: .headerReleaseToTwoLevel))
         RefreshStyle.styleLabel(lastUpdatedTimeLabel)
-        addSubview(stateLabel)
         addSubview(lastUpdatedTimeLabel)
-        titles = StateTitles(label: stateLabel) { state, result in
-            switch state {
-            case .idle, .noMoreData, .failed, .twoLevel: return .headerIdle
-            case .releaseToTwoLevel: return .headerReleaseToTwoLevel
-            case .pulling: return .headerPulling
-            case .refreshing, .willRefresh: return .headerRefreshing
-            case .finished: return StateTitles.finishedKey(result, success: .headerFinished, failure: .headerFailed)
-            }
-        }
         updateTimeText()
+        prepareGifIfAny()
     }
 
     /// Widest visible text, points.
@@ -40,6 +33,8 @@ open class StateHeader: RefreshHeader, StateTitled {
 
     open override func placeSubviews() {
         super.placeSubviews()
+        gif?.place(in: frame.size, textWidth: visibleTextWidth, labelLeftInset: labelLeftInset,
+                   textHidden: stateLabel.isHidden && lastUpdatedTimeLabel.isHidden)
         guard !stateLabel.isHidden else { return }
         if lastUpdatedTimeLabel.isHidden {
             stateLabel.frame = Rect(origin: .zero, size: frame.size)

@@ -6,18 +6,10 @@ open class StateTrailer: Trailer, StateTitled {
 
     open override func prepare() {
         super.prepare()
-        RefreshStyle.styleLabel(stateLabel)
         stateLabel.numberOfLines = 0
-        addSubview(stateLabel)
-        titles = StateTitles(label: stateLabel) { state, result in
-            switch state {
-            case .idle, .failed, .twoLevel: return .trailerIdle
-            case .pulling, .releaseToTwoLevel: return .trailerPulling
-            case .refreshing, .willRefresh: return .trailerRefreshing
-            case .noMoreData: return .trailerNoMoreData
-            case .finished: return StateTitles.finishedKey(result, success: .footerFinished, failure: .footerFailed)
-            }
-        }
+        prepareStateLabel(TitleKeys(idle: .trailerIdle, pulling: .trailerPulling, refreshing: .trailerRefreshing,
+                                    noMoreData: .trailerNoMoreData, failed: .trailerIdle, success: .footerFinished,
+                                    failure: .footerFailed))
     }
 
     /// Width of the one-character column: ceil(font size) (MJRefreshStateTrailer).

@@ -64,15 +64,9 @@ open class Trailer: RefreshComponent {
         placeComponent()
     }
 
-    override class func makeMachine() -> any RefreshMachine {
-        PullMachine(role: .trailer, settings: RefreshSettings(extent: defaultWidth, triggerDistance: defaultWidth))
-    }
+    override class func makeMachine() -> any RefreshMachine { PullMachine(role: .trailer, extent: defaultWidth) }
 
-    override func makeSettings() -> RefreshSettings {
-        var settings = RefreshSettings(extent: width, triggerDistance: triggerDistance ?? width)
-        fillCommonSettings(&settings)
-        return settings
-    }
+    override func makeSettings() -> RefreshSettings { settings(extent: width, trigger: triggerDistance) }
 
     /// Follows the pull past the last column.
     open override func scrollViewContentOffsetDidChange(_ change: Change<Point>) {

@@ -11,8 +11,7 @@ final class SampleData: ListDataSource {
     private var generation = 0
 
     init(pageSize: Int, pageCount: Int) {
-        self.pageSize = pageSize
-        self.pageCount = pageCount
+        (self.pageSize, self.pageCount) = (pageSize, pageCount)
     }
 
     var loadedPages: Int { rows.count / pageSize }

@@ -176,9 +176,7 @@ public struct Triangle: Sendable, Hashable {
     public var c: Point
 
     /// A triangle with these corners.
-    public init(_ a: Point, _ b: Point, _ c: Point) {
-        (self.a, self.b, self.c) = (a, b, c)
-    }
+    public init(_ a: Point, _ b: Point, _ c: Point) { (self.a, self.b, self.c) = (a, b, c) }
 
     var pixman: pixman_triangle_t {
         func p(_ q: Point) -> pixman_point_fixed_t {

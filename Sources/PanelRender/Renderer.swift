@@ -42,10 +42,7 @@ public final class Renderer {
     public var masksBuilt: Int { masks.built }
 
     /// A renderer with `fonts`, `scale` pixels per point.
-    public init(fonts: FontLibrary, scale: Double = 1) {
-        self.fonts = fonts
-        self.scale = scale
-    }
+    public init(fonts: FontLibrary, scale: Double = 1) { (self.fonts, self.scale) = (fonts, scale) }
 
     /// Draws `screen` into `surface` inside `damage` (points; nil: everything), after moving
     /// the pixels of scrolled content (`moves`, from `Screen.prepareFrame(allowingMoves:)`).

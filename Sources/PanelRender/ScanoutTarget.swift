@@ -9,9 +9,7 @@ public struct PixelRect: Sendable, Hashable {
     /// The rectangle's left, top, width and height, pixels.
     public var x: Int, y: Int, width: Int, height: Int
     /// A rectangle at (`x`, `y`) of `width` by `height` pixels.
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        (self.x, self.y, self.width, self.height) = (x, y, width, height)
-    }
+    public init(x: Int, y: Int, width: Int, height: Int) { (self.x, self.y, self.width, self.height) = (x, y, width, height) }
 
     /// The whole pixels `rect` touches (edges rounded outwards), inside `width`×`height`; nil
     /// when nothing is left.

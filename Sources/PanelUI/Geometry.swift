@@ -8,10 +8,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     public var height: Double
 
     /// A size of `width` by `height` points.
-    public init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
-    }
+    public init(width: Double, height: Double) { (self.width, self.height) = (width, height) }
 
     /// No size.
     public static let zero = Size(width: 0, height: 0)
@@ -26,10 +23,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var size: Size
 
     /// A rectangle at `origin` of `size`.
-    public init(origin: Point, size: Size) {
-        self.origin = origin
-        self.size = size
-    }
+    public init(origin: Point, size: Size) { (self.origin, self.size) = (origin, size) }
 
     /// A rectangle at (`x`, `y`) of `width` by `height` points.
     public init(x: Double, y: Double, width: Double, height: Double) {

@@ -20,16 +20,12 @@ public struct ImageReference: Hashable, Sendable {
     public var artwork: Artwork?
 
     /// A PNG file.
-    public init(name: String, size: Size) {
-        self.name = name
-        self.size = size
-    }
+    public init(name: String, size: Size) { (self.name, self.size) = (name, size) }
 
     /// Built-in artwork at its natural size (points).
     public init(artwork: Artwork, size: Size) {
         name = "panel-refresh/" + artwork.rawValue
-        self.size = size
-        self.artwork = artwork
+        (self.size, self.artwork) = (size, artwork)
     }
 }
 

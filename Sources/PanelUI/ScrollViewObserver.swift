@@ -8,10 +8,7 @@ public struct Change<Value: Sendable>: Sendable {
     public let new: Value
 
     /// A change from `old` to `new`.
-    public init(old: Value, new: Value) {
-        self.old = old
-        self.new = new
-    }
+    public init(old: Value, new: Value) { (self.old, self.new) = (old, new) }
 }
 
 /// Receives a scroll view's changes: the typed replacement of MJRefresh's KVO on

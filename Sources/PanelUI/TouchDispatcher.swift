@@ -28,8 +28,7 @@ public final class TouchDispatcher {
     /// A dispatcher for `rootView`'s tree; `scrollView` gets pans that no inner scroll view takes.
     public init(rootView: View, scrollView: ScrollView?,
                 configuration: PanRecognizer.Configuration = .init()) {
-        self.rootView = rootView
-        self.scrollView = scrollView
+        (self.rootView, self.scrollView) = (rootView, scrollView)
         pan = PanRecognizer(configuration: configuration)
         tap = TapRecognizer(slop: configuration.slop)
     }

@@ -183,8 +183,7 @@ private struct Collector {
 
     init(stdoutFD: Int32, stderrFD: Int32, limits: ChildProcess.Limits) {
         fds = [stdoutFD, stderrFD]
-        self.stdoutFD = stdoutFD
-        self.limits = limits
+        (self.stdoutFD, self.limits) = (stdoutFD, limits)
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
     }
 

@@ -10,10 +10,7 @@ public struct HTTPCredentials: Sendable, Equatable {
     public var password: String
 
     /// Credentials for a server.
-    public init(user: String, password: String) {
-        self.user = user
-        self.password = password
-    }
+    public init(user: String, password: String) { (self.user, self.password) = (user, password) }
 }
 
 /// What one HTTP(S) request may cost, every bound enforced by libcurl while it receives, so a
@@ -39,10 +36,7 @@ public struct HTTPLimits: Sendable, Equatable {
     public static let protocols = "http,https"
 
     /// Limits of `maxBytes` and `timeout` seconds, the rest their defaults.
-    public init(maxBytes: Int = ItemParser.maxBytes, timeout: Double) {
-        self.maxBytes = maxBytes
-        self.timeout = timeout
-    }
+    public init(maxBytes: Int = ItemParser.maxBytes, timeout: Double) { (self.maxBytes, self.timeout) = (maxBytes, timeout) }
 }
 
 /// One GET through libcurl's easy interface. Blocking: call it off the main actor.

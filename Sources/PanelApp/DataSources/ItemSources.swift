@@ -49,10 +49,7 @@ public enum ItemParser {
         /// The item field shown as the subtitle.
         public var subtitle = "subtitle"
         /// Fields named `title` and `subtitle`.
-        public init(title: String = "title", subtitle: String = "subtitle") {
-            self.title = title
-            self.subtitle = subtitle
-        }
+        public init(title: String = "title", subtitle: String = "subtitle") { (self.title, self.subtitle) = (title, subtitle) }
     }
 
     /// Characters of a title or subtitle kept: 1,000. A row shows one or two lines of each;

@@ -12,9 +12,7 @@ public struct Item: Sendable, Hashable {
     public var subtitle: String
 
     /// An item.
-    public init(id: String, title: String, subtitle: String) {
-        (self.id, self.title, self.subtitle) = (id, title, subtitle)
-    }
+    public init(id: String, title: String, subtitle: String) { (self.id, self.title, self.subtitle) = (id, title, subtitle) }
 }
 
 /// Where the list's items come from. `load` may complete later (in virtual time for the

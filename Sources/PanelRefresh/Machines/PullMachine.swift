@@ -25,11 +25,13 @@ public struct PullMachine: RefreshMachine, Equatable {
     /// The last revealed distance, points: the second floor's push is measured from it.
     var lastRevealed = 0.0
 
-    /// A machine for `role` in idle with `settings`.
-    public init(role: Role, settings: RefreshSettings) {
-        self.role = role
-        self.settings = settings
+    /// A machine for `role` in idle, `extent` points deep and arming at that distance.
+    public init(role: Role, extent: Double) {
+        self.init(role: role, settings: RefreshSettings(extent: extent, triggerDistance: extent))
     }
+
+    /// A machine for `role` in idle with `settings`.
+    public init(role: Role, settings: RefreshSettings) { (self.role, self.settings) = (role, settings) }
 
     public mutating func handle(_ event: RefreshEvent) -> RefreshStep {
         var step = RefreshStep()

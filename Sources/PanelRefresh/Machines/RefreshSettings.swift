@@ -32,8 +32,5 @@ public struct RefreshSettings: Sendable, Equatable {
     public var autoTriggerTimes = 1
 
     /// Settings for a component `extent` points deep that arms at `triggerDistance` points of pull.
-    public init(extent: Double, triggerDistance: Double) {
-        self.extent = extent
-        self.triggerDistance = triggerDistance
-    }
+    public init(extent: Double, triggerDistance: Double) { (self.extent, self.triggerDistance) = (extent, triggerDistance) }
 }

@@ -24,8 +24,7 @@ public final class ManualClock: Clock {
     ///   - epoch: calendar time at `now == 0`; by default 2026-01-01 12:00 UTC so results do not
     ///     depend on the day the tests run.
     public init(now: Double = 0, epoch: Date = Date(timeIntervalSince1970: 1_767_268_800)) {
-        self.now = now
-        self.epoch = epoch
+        (self.now, self.epoch) = (now, epoch)
     }
 
     public var date: Date { epoch.addingTimeInterval(now) }
