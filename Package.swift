@@ -11,17 +11,11 @@ let packageRoot = String(#filePath.dropLast("/Package.swift".count))
 
 let package = Package(
     name: "PanelRefresh",
-    products: [
-        .library(name: "PanelRefresh", targets: ["PanelRefresh"]),
-        .library(name: "PanelUI", targets: ["PanelUI"]),
-        .library(name: "PanelGestures", targets: ["PanelGestures"]),
-        .library(name: "PanelPhysics", targets: ["PanelPhysics"]),
-        .library(name: "PanelInput", targets: ["PanelInput"]),
-        .library(name: "PanelRender", targets: ["PanelRender"]),
-        .library(name: "PanelDisplay", targets: ["PanelDisplay"]),
-        // The kiosk host for apps: an app's views on the panel with touch, hotplug, blanking and
-        // sd_notify (real time), and the same in its tests (virtual time). Examples/ uses it.
-        .library(name: "PanelApp", targets: ["PanelApp"]),
+    // Every public module is a library of its own; PanelApp is the kiosk host for apps (an app's
+    // views on the panel with touch, hotplug, blanking and sd_notify in real time, and the same
+    // in its tests in virtual time; Examples/ uses it).
+    products: ["PanelRefresh", "PanelUI", "PanelGestures", "PanelPhysics", "PanelInput", "PanelRender", "PanelDisplay", "PanelApp"]
+        .map { Product.library(name: $0, targets: [$0]) } + [
         .executable(name: "panel-refresh", targets: ["PanelRefreshProgram"]),
         .executable(name: "panel-refresh-example", targets: ["PanelRefreshExample"]),
         .executable(name: "panel-refresh-bench", targets: ["PanelRefreshBench"]),

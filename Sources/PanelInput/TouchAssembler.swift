@@ -167,6 +167,23 @@ public struct TouchAssembler: Sendable {
         Touch(id: id, position: mapping.map(x: x, y: y), phase: phase, timestamp: t)
     }
 
+    /// Every slot of `slots` in slot order, changed in place (the caller passes a copy and
+    /// stores it back, so the body may use the assembler).
+    private static func forEachSlot(_ slots: inout [Int: Slot], _ body: (inout Slot) -> Void) {
+        for index in slots.keys.sorted() {
+            guard var slot = slots[index] else { continue }
+            body(&slot)
+            slots[index] = slot
+        }
+    }
+
+    /// The slot's lifted contact not reported yet, as a touch in `phase` (ended, or cancelled).
+    private func takeEnding(_ slot: inout Slot, _ phase: TouchPhase, _ t: Double) -> Touch? {
+        guard let ending = slot.ending else { return nil }
+        slot.ending = nil
+        return touch(ending.id, ending.x, ending.y, phase, t)
+    }
+
     private mutating func newID() -> Int {
         defer { nextID += 1 }
         return nextID
@@ -176,12 +193,9 @@ public struct TouchAssembler: Sendable {
         var touches: [Touch] = []
         switch touchProtocol {
         case .multitouchB:
-            for index in slots.keys.sorted() {
-                guard var s = slots[index] else { continue }
-                if let ending = s.ending {
-                    touches.append(touch(ending.id, ending.x, ending.y, .ended, t))
-                    s.ending = nil
-                }
+            var all = slots
+            Self.forEachSlot(&all) { s in
+                if let ended = takeEnding(&s, .ended, t) { touches.append(ended) }
                 if s.trackingID >= 0, let x = s.x, let y = s.y {
                     if let id = s.contact, !s.restart {
                         touches.append(touch(id, x, y, .moved, t))
@@ -192,8 +206,8 @@ public struct TouchAssembler: Sendable {
                         touches.append(touch(id, x, y, .began, t))
                     }
                 }
-                slots[index] = s
             }
+            slots = all
         case .multitouchA:
             var next: [(x: Int32, y: Int32)]? = nil
             if sawMTReport {
@@ -271,19 +285,16 @@ public struct TouchAssembler: Sendable {
         var touches: [Touch] = []
         switch touchProtocol {
         case .multitouchB:
-            for index in slots.keys.sorted() {
-                guard var s = slots[index] else { continue }
-                if let ending = s.ending {
-                    touches.append(touch(ending.id, ending.x, ending.y, .cancelled, t))
-                    s.ending = nil
-                }
+            var all = slots
+            Self.forEachSlot(&all) { s in
+                if let cancelled = takeEnding(&s, .cancelled, t) { touches.append(cancelled) }
                 if let id = s.contact, let x = s.x, let y = s.y {
                     touches.append(touch(id, x, y, .cancelled, t))
                     s.restart = true
                 }
                 s.contact = nil
-                slots[index] = s
             }
+            slots = all
         case .multitouchA:
             touches = activeA.map { touch($0.id, $0.x, $0.y, .cancelled, t) }
             activeA = []

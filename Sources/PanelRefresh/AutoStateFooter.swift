@@ -19,13 +19,11 @@ open class AutoStateFooter: AutoFooter, StateTitled {
         prepareStateLabel(TitleKeys(idle: .autoFooterIdle, pulling: .autoFooterIdle,
                                     refreshing: .autoFooterRefreshing, noMoreData: .footerNoMoreData,
                                     failed: .footerRetryTap, success: .footerFinished, failure: .footerFailed))
-        prepareGifIfAny()
     }
 
     open override func placeSubviews() {
         super.placeSubviews()
-        stateLabel.frame = Rect(origin: .zero, size: frame.size)
-        gif?.place(in: frame.size, textWidth: stateLabel.textWidth, labelLeftInset: labelLeftInset, textHidden: isTextHidden)
+        fillWithStateLabel(labelLeftInset: labelLeftInset, textHidden: isTextHidden)
     }
 
     /// Whether no text shows beside the spinner or gif.

@@ -11,13 +11,11 @@ open class BackStateFooter: BackFooter, StateTitled {
         prepareStateLabel(TitleKeys(idle: .backFooterIdle, pulling: .backFooterPulling,
                                     refreshing: .backFooterRefreshing, noMoreData: .footerNoMoreData,
                                     failed: .footerRetryPull, success: .footerFinished, failure: .footerFailed))
-        prepareGifIfAny()
     }
 
     open override func placeSubviews() {
         super.placeSubviews()
-        stateLabel.frame = Rect(origin: .zero, size: frame.size)
-        gif?.place(in: frame.size, textWidth: stateLabel.textWidth, labelLeftInset: labelLeftInset, textHidden: stateLabel.isHidden)
+        fillWithStateLabel(labelLeftInset: labelLeftInset, textHidden: stateLabel.isHidden)
     }
 }
 

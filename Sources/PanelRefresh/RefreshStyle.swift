@@ -93,11 +93,20 @@ public protocol StateTitled: RefreshComponent {
 }
 
 extension StateTitled {
-    /// The State variants' part of `prepare()`: the label styled and added, its texts `keys`.
+    /// The footers' layout: the label over the whole component, a Gif variant's picture beside
+    /// its text (`labelLeftInset` apart), centred when `textHidden`.
+    func fillWithStateLabel(labelLeftInset: Double, textHidden: Bool) {
+        stateLabel.frame = Rect(origin: .zero, size: frame.size)
+        gif?.place(in: frame.size, textWidth: stateLabel.textWidth, labelLeftInset: labelLeftInset, textHidden: textHidden)
+    }
+
+    /// The State variants' part of `prepare()`: the label styled and added, its texts `keys`,
+    /// and a Gif variant's picture.
     func prepareStateLabel(_ keys: TitleKeys) {
         RefreshStyle.styleLabel(stateLabel)
         addSubview(stateLabel)
         titles = StateTitles(label: stateLabel, keys: keys)
+        prepareGifIfAny()
     }
 
     /// Sets the title of `state` (nil: back to the built-in text). Returns self for chaining.

@@ -23,7 +23,6 @@ open class StateHeader: RefreshHeader, StateTitled {
         RefreshStyle.styleLabel(lastUpdatedTimeLabel)
         addSubview(lastUpdatedTimeLabel)
         updateTimeText()
-        prepareGifIfAny()
     }
 
     /// Widest visible text, points.

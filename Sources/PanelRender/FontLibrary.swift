@@ -297,11 +297,10 @@ public final class FontLibrary: TextMeasurer {
 
 /// A rasterised glyph: an A8 coverage mask (pixman image over memory it owns) and metrics.
 final class Glyph {
-    let width: Int
-    let height: Int
+    /// The bitmap's size, pixels.
+    let width, height: Int
     /// Offset of the bitmap from the pen position, pixels (FreeType's bitmap_left/top).
-    let left: Int
-    let top: Int
+    let left, top: Int
     let advance: Double
     let mask: OpaquePointer?
     private let bits: UnsafeMutableRawPointer?

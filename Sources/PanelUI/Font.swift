@@ -3,10 +3,8 @@ import PanelGestures
 public struct Font: Hashable, Sendable {
     /// The stroke weight.
     public enum Weight: String, Sendable, Hashable {
-        /// The face's normal weight.
-        case regular
-        /// The bold face.
-        case bold
+        /// The face's normal weight, or its bold face.
+        case regular, bold
     }
 
     /// fontconfig family or generic name ("sans-serif").
