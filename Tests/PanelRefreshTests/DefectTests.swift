@@ -67,7 +67,7 @@ struct DefectTests {
         #expect(unopened.lastUpdatedTime == nil, "a refresh that never opened is not an update")
         header.beginRefreshing()
         stage.settle()
-        stage.clock.advance(by: 5)
+        stage.scene.wait(5)
         header.endRefreshing()
         #expect(header.lastUpdatedTime == stage.clock.date, "a success is stamped at its end")
     }

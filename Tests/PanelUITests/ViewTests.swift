@@ -113,10 +113,10 @@ struct ImageAndSpinnerTests {
         scene.screen.rootView.addSubview(view)
         view.startAnimating()
         var seen: [String] = []
+        scene.frame()
         for _ in 0..<10 {
-            scene.frame()
             seen.append(view.currentImage?.name ?? "-")
-            scene.clock.advance(by: 0.1)
+            scene.time.step(by: 0.1)
         }
         #expect(seen == ["f0", "f1", "f2", "f3", "f0", "f1", "f2", "f3", "f0", "f1"])
         view.stopAnimating()
@@ -134,11 +134,9 @@ struct ImageAndSpinnerTests {
         spinner.startAnimating()
         #expect(spinner.isVisible)
         scene.frame()
-        scene.clock.advance(by: 0.5)
-        scene.frame()
+        scene.time.step(by: 0.5)
         #expect(spinner.phase == 6)
-        scene.clock.advance(by: 0.55)
-        scene.frame()
+        scene.time.step(by: 0.55)
         #expect(spinner.phase == 0)
         spinner.stopAnimating()
         #expect(!spinner.isVisible)
