@@ -38,8 +38,9 @@ public final class FrameDriver {
     public let renderer: Renderer
     /// Where frames go.
     public let display: any Display
-    /// Whether a presented frame waits for its completion.
-    public private(set) var inFlight = false
+    /// Whether a presented frame waits for its completion: the display's own fact (a DRM flip
+    /// pending), not a copy of it, so a frame of an earlier driver on the same display counts.
+    public var inFlight: Bool { display.isFrameInFlight }
     /// The next frame redraws the whole picture (the first one; after a failure, a wake-up,
     /// or a new panel size).
     private var fullFrame = true
@@ -88,7 +89,7 @@ public final class FrameDriver {
     @discardableResult
     public func drawFrame() -> Bool {
         // A frame of an earlier driver on the same display (before a reload) may still be out.
-        guard !inFlight, !display.isFrameInFlight else { return false }
+        guard !inFlight else { return false }
         if display.isBlank {
             // The UI goes on (a refresh begun now must reach its states), nothing is drawn; the
             // frame after the wake-up draws it all.
@@ -112,14 +113,12 @@ public final class FrameDriver {
         guard !changed.isEmpty else { return false }
         let pixels = changed.map { Rect(x: $0.minX * scale, y: $0.minY * scale, width: $0.width * scale, height: $0.height * scale) }
         renderer.render(screen, into: display.backSurface, damage: update.damage, moves: update.moves)
-        inFlight = true
         let input = pendingInput
         pendingInput = nil
         renderedAt = nil
         do {
             try display.present(damage: pixels) { [weak self] in
                 guard let self else { return }
-                self.inFlight = false
                 self.screen.didPresentFrame()
                 let end = self.now()
                 // A display that completes at once does so inside present, after its copy.
@@ -138,7 +137,6 @@ public final class FrameDriver {
             }
             return true
         } catch {
-            inFlight = false
             // The picture in memory is whole; the glass is not: the next frame draws it all.
             fullFrame = true
             if retryAt == nil { onError?(error) }
