@@ -174,7 +174,9 @@ public struct DRMAtomicEntry: Sendable, Hashable {
 
 /// Flags of an atomic commit (drm_mode.h).
 public struct DRMCommitFlags: OptionSet, Sendable, Hashable {
+    /// The DRM_MODE_* flag bits.
     public let rawValue: UInt32
+    /// Flags from their bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// DRM_MODE_PAGE_FLIP_EVENT: an event when the commit is on screen.
     public static let pageFlipEvent = DRMCommitFlags(rawValue: 0x01)
@@ -271,6 +273,7 @@ public enum DisplayError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No backend could be brought up; says why for each.
     case noDisplay(String)
 
+    /// What failed, naming the card, call and errno.
     public var description: String {
         func message(_ e: Int32) -> String { String(cString: strerror(e)) + " (errno \(e))" }
         switch self {

@@ -38,8 +38,11 @@ public final class DRMDisplay: Display {
     /// What the driver answers to DRM_CAP_DUMB_PREFER_SHADOW (nil: it does not know the
     /// question). Frames are drawn in a shadow either way; this is for the log.
     public private(set) var driverPrefersShadow: Bool?
+    /// The shadow the renderer draws in (replaced when the panel comes back in another mode).
     public private(set) var backSurface: Surface
+    /// The last page-flip event's time stamp, seconds of CLOCK_MONOTONIC.
     public private(set) var lastPresentationTime: Double?
+    /// Whether the panel is off (DPMS or an inactive CRTC).
     public private(set) var isBlank = false
     /// False after a hotplug event found the panel gone.
     public private(set) var isConnected = true
@@ -124,6 +127,7 @@ public final class DRMDisplay: Display {
         rotation.swapsSides ? (mode.height, mode.width) : (mode.width, mode.height)
     }
 
+    /// The card, connector, mode, present path and rotation.
     public var summary: String {
         let path: String
         switch presentPath {
@@ -252,10 +256,12 @@ public final class DRMDisplay: Display {
 
     /// The card's descriptor: page-flip events.
     public var eventDescriptor: Int32? { closed ? nil : fd }
+    /// Whether a flip waits for its event.
     public var isFrameInFlight: Bool { pendingCompletion != nil }
     /// Flip events pace the frames.
     public var pacesFrames: Bool { true }
 
+    /// Copies `damage` from the shadow to the back buffer (turned if the panel is) and flips to it; `completion` runs with the flip's event.
     public func present(damage: [Rect], completion: @escaping @MainActor () -> Void) throws {
         guard !closed else { throw DisplayError.call("present after close", errno: EBADF) }
         guard isConnected else { throw DisplayError.disconnected(card: card) }

@@ -90,11 +90,13 @@ extension ImmediateDisplay {
 /// A display in memory: tests, the demo on machines with no panel, replays that save frames.
 @MainActor
 public final class HeadlessDisplay: ImmediateDisplay {
+    /// Pixels across.
     public let width: Int
     /// Pixels down.
     public let height: Int
     /// How its pixels are stored.
     public let format: PixelFormat
+    /// The picture in memory.
     public let backSurface: Surface
     /// Frames presented so far.
     public private(set) var framesPresented = 0
@@ -102,6 +104,7 @@ public final class HeadlessDisplay: ImmediateDisplay {
     public private(set) var lastDamage: [Rect] = []
     /// When set, every presented frame is written here as frame-NNNNN.png.
     public var frameDirectory: String?
+    /// Whether `setBlank(true)` was the last call.
     public private(set) var isBlank = false
 
     /// A display in memory of `width`×`height` pixels.
@@ -110,6 +113,7 @@ public final class HeadlessDisplay: ImmediateDisplay {
         backSurface = Surface(width: width, height: height, format: format)
     }
 
+    /// Counts the frame, writes it as a PNG when `frameDirectory` is set, and completes at once.
     public func present(damage: [Rect], completion: @escaping @MainActor () -> Void) throws {
         framesPresented += 1
         lastDamage = damage
@@ -120,8 +124,11 @@ public final class HeadlessDisplay: ImmediateDisplay {
         completion()
     }
 
+    /// Records the state; nothing to turn off.
     public func setBlank(_ blank: Bool) throws { isBlank = blank }
+    /// "headless WxH".
     public var summary: String { "headless \(width)x\(height)" }
+    /// Nothing to give back.
     public func close() {}
 
     /// The frame on show, as a PNG file.

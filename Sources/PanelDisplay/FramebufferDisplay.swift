@@ -61,6 +61,7 @@ public final class FramebufferDisplay: ImmediateDisplay {
     public let format: PixelFormat
     /// The picture's turn on the glass.
     public let rotation: Rotation
+    /// The shadow the renderer draws in.
     public let backSurface: Surface
     /// The mapped framebuffer, write-only.
     private let screen: ScanoutTarget
@@ -69,6 +70,7 @@ public final class FramebufferDisplay: ImmediateDisplay {
     private let mapped: UnsafeMutableRawPointer
     private let size: Int
     private var closed = false
+    /// Whether FBIOBLANK turned the panel off.
     public private(set) var isBlank = false
 
     /// Opens and maps the framebuffer at `path`, the picture turned by `rotation`.
@@ -105,6 +107,7 @@ public final class FramebufferDisplay: ImmediateDisplay {
         backSurface = Surface(width: width, height: height, format: format)
     }
 
+    /// Copies `damage` from the shadow to the mapped framebuffer (turned if the panel is) and completes at once.
     public func present(damage: [Rect], completion: @escaping @MainActor () -> Void) throws {
         guard !closed else { throw DisplayError.call("present after close", errno: EBADF) }
         guard !isBlank else { throw DisplayError.blank }
@@ -115,6 +118,7 @@ public final class FramebufferDisplay: ImmediateDisplay {
         completion()
     }
 
+    /// The device, its size and format, and the rotation.
     public var summary: String { "\(path) \(screen.width)x\(screen.height) \(format), rotation \(rotation.rawValue)" }
 
     /// fbdev blanking (FBIOBLANK); on again, the whole picture is copied back.
@@ -169,6 +173,7 @@ public final class LinuxFramebuffer: FramebufferCalls {
     /// munmap(2).
     public func unmap(_ pointer: UnsafeMutableRawPointer, size: Int) { munmap(pointer, size) }
 
+    /// FBIOBLANK: the panel off (powerdown) or on (unblank).
     public func blank(_ fd: Int32, _ blank: Bool) throws {
         guard panel_fb_blank(fd, blank ? 4 : 0) == 0 else { throw DisplayError.call("FBIOBLANK", errno: errno) }
     }

@@ -21,6 +21,7 @@ public final class LibDRM: DRMCalls {
         return .call(call, errno: code == 0 ? EIO : code)
     }
 
+    /// /dev/dri/card* that exist, sorted.
     public func cards() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
         return names.filter { $0.hasPrefix("card") }.sorted {
@@ -166,11 +167,13 @@ public final class LibDRM: DRMCalls {
         return made
     }
 
+    /// drmModePageFlip with DRM_MODE_PAGE_FLIP_EVENT.
     public func pageFlip(_ fd: Int32, crtc: UInt32, framebuffer: UInt32) throws {
         let rc = drmModePageFlip(fd, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), flipRecord(fd))
         guard rc == 0 else { throw fail("drmModePageFlip", rc) }
     }
 
+    /// drmHandleEvent: counts the flips completed and keeps the last one's time stamp.
     public func handleEvents(_ fd: Int32) throws -> DRMFlipReport? {
         guard panel_drm_handle_events(fd) == 0 else { throw fail("drmHandleEvent") }
         guard let record = counters[fd], record.pointee.count > 0 else { return nil }
@@ -179,11 +182,13 @@ public final class LibDRM: DRMCalls {
                              seconds: Double(record.pointee.seconds) + Double(record.pointee.microseconds) / 1e6)
     }
 
+    /// drmGetCap; nil when the kernel refuses.
     public func capability(_ fd: Int32, _ capability: UInt64) -> UInt64? {
         var value: UInt64 = 0
         return drmGetCap(fd, capability, &value) == 0 ? value : nil
     }
 
+    /// drmSetClientCap for universal planes, then atomic; false when either is refused.
     public func enableAtomic(_ fd: Int32) -> Bool {
         // Atomic implies universal planes; ask for both so the primary plane is listed.
         drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0
@@ -203,6 +208,7 @@ public final class LibDRM: DRMCalls {
         return planes
     }
 
+    /// drmModeObjectGetProperties and drmModeGetProperty: each property's id, value and enum names.
     public func properties(_ fd: Int32, object: UInt32, type: DRMObjectType) throws -> [String: DRMProperty] {
         guard let list = drmModeObjectGetProperties(fd, object, type.rawValue) else { throw fail("drmModeObjectGetProperties \(object)") }
         defer { drmModeFreeObjectProperties(list) }
@@ -225,6 +231,7 @@ public final class LibDRM: DRMCalls {
         return result
     }
 
+    /// drmModeObjectSetProperty.
     public func setProperty(_ fd: Int32, object: UInt32, type: DRMObjectType, property: UInt32, value: UInt64) throws {
         let rc = drmModeObjectSetProperty(fd, object, type.rawValue, property, value)
         guard rc == 0 else { throw fail("drmModeObjectSetProperty", rc) }
@@ -254,8 +261,10 @@ public final class LibDRM: DRMCalls {
         guard rc == 0 else { throw fail("drmModeAtomicCommit", rc) }
     }
 
+    /// drmSetMaster; false when another program holds the card.
     public func acquireMaster(_ fd: Int32) -> Bool { drmSetMaster(fd) == 0 }
 
+    /// drmModeDirtyFB with the clips (16-bit corners); ENOSYS is thrown as any failure, for the caller to read.
     public func dirtyFramebuffer(_ fd: Int32, _ framebuffer: UInt32, clips: [DRMClip]) throws {
         // drm_clip_rect holds 16-bit corners; panels are far smaller than 65,535 pixels.
         var rects = clips.map {
@@ -265,6 +274,7 @@ public final class LibDRM: DRMCalls {
         guard rc == 0 else { throw fail("drmModeDirtyFB", rc) }
     }
 
+    /// poll(2) on `fd` for at most `timeout` seconds.
     public func waitReadable(_ fd: Int32, timeout: Double) -> Bool {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&p, 1, Int32(timeout * 1000)) > 0

@@ -26,6 +26,7 @@ public final class MemoryDRM: DRMCalls {
         return nextID
     }
 
+    /// One card, "memory".
     public func cards() -> [String] { ["memory"] }
     /// A descriptor that stands for the card.
     public func open(_ path: String) throws -> Int32 { 3 }
@@ -63,19 +64,26 @@ public final class MemoryDRM: DRMCalls {
     public func destroyDumbBuffer(_ fd: Int32, _ handle: UInt32) {}
     /// Accepts any configuration.
     public func setCrtc(_ fd: Int32, crtc: UInt32, framebuffer: UInt32, x: Int, y: Int, connectors: [UInt32], mode: DRMMode?) throws {}
+    /// Counts a flip whose event waits.
     public func pageFlip(_ fd: Int32, crtc: UInt32, framebuffer: UInt32) throws { pending += 1 }
+    /// Completes every waiting flip, stamped with `now()`.
     public func handleEvents(_ fd: Int32) throws -> DRMFlipReport? {
         defer { pending = 0 }
         return pending > 0 ? DRMFlipReport(count: pending, seconds: now()) : nil
     }
+    /// Readable while a flip waits.
     public func waitReadable(_ fd: Int32, timeout: Double) -> Bool { pending > 0 }
+    /// Every capability reads 0 (no prefer-shadow hint, no dumb-buffer preference).
     public func capability(_ fd: Int32, _ capability: UInt64) -> UInt64? { 0 }
+    /// No atomic support: the legacy path.
     public func enableAtomic(_ fd: Int32) -> Bool { false }
     /// No planes: the legacy path.
     public func planes(_ fd: Int32) throws -> [DRMPlane] { [] }
+    /// A connector with a DPMS property; nothing else has properties.
     public func properties(_ fd: Int32, object: UInt32, type: DRMObjectType) throws -> [String: DRMProperty] {
         type == .connector ? ["DPMS": DRMProperty(id: 9, value: 0)] : [:]
     }
+    /// Accepts any property.
     public func setProperty(_ fd: Int32, object: UInt32, type: DRMObjectType, property: UInt32, value: UInt64) throws {}
     /// A new blob id.
     public func createBlob(_ fd: Int32, _ bytes: [UInt8]) throws -> UInt32 { id() }
@@ -85,6 +93,8 @@ public final class MemoryDRM: DRMCalls {
     public func atomicCommit(_ fd: Int32, _ entries: [DRMAtomicEntry], flags: DRMCommitFlags) throws {
         if flags.contains(.pageFlipEvent) { pending += 1 }
     }
+    /// Always master.
     public func acquireMaster(_ fd: Int32) -> Bool { true }
+    /// Accepts any clips.
     public func dirtyFramebuffer(_ fd: Int32, _ framebuffer: UInt32, clips: [DRMClip]) throws {}
 }

@@ -23,6 +23,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     /// Euclidean length, px.
     public var length: Double { (x * x + y * y).squareRoot() }
 
+    /// "(x, y)".
     public var description: String { "(\(x), \(y))" }
 }
 

@@ -10,12 +10,15 @@ import Glibc
 public final class EvdevDevice: EventSource {
     /// The device node.
     public let path: String
+    /// What libevdev read of the device: name, ids, axes, codes.
     public let device: DeviceDescription
     /// The open descriptor, for a Dispatch read source; owned by this object, closed on deinit.
     public let fileDescriptor: Int32
+    /// The device's descriptor (non-blocking), for a read source.
     public var pollDescriptor: Int32? { fileDescriptor }
     private let handle: OpaquePointer
 
+    /// The node's path.
     public var name: String { path }
 
     /// Opens `path` (e.g. /dev/input/event3).
@@ -87,6 +90,7 @@ public final class EvdevDevice: EventSource {
         return d
     }
 
+    /// libevdev_next_event until EAGAIN, resyncing after SYN_DROPPED; ENODEV is `InputError.deviceGone`.
     public func readEvents() throws -> [InputEvent] {
         var events: [InputEvent] = []
         var event = input_event()

@@ -16,7 +16,9 @@ public struct EvemuVersion: Sendable, Hashable, Comparable, CustomStringConverti
     /// What the writer produces: evemu's current `EVEMU_FILE_MAJOR/MINOR`.
     public static let v1_3 = EvemuVersion(major: 1, minor: 3)
 
+    /// Ordered by major, then minor.
     public static func < (a: EvemuVersion, b: EvemuVersion) -> Bool { (a.major, a.minor) < (b.major, b.minor) }
+    /// "major.minor".
     public var description: String { "\(major).\(minor)" }
 }
 
@@ -76,5 +78,6 @@ public struct EvemuError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An error at `line` of `file`.
     public init(file: String, line: Int, reason: String) { (self.file, self.line, self.reason) = (file, line, reason) }
 
+    /// "FILE:LINE: reason" (without a line when the whole file is meant).
     public var description: String { line > 0 ? "\(file):\(line): \(reason)" : "\(file): \(reason)" }
 }

@@ -17,6 +17,7 @@ public protocol EventSource: AnyObject {
 }
 
 extension EventSource {
+    /// None: a source that is not a device is read when its owner says.
     public var pollDescriptor: Int32? { nil }
 }
 

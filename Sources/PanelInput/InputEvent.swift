@@ -26,6 +26,7 @@ public struct InputEvent: Sendable, Hashable, CustomStringConvertible {
     /// Whether it ends a frame (SYN_REPORT).
     public var isSynReport: Bool { type == EventType.syn && code == SynCode.report }
 
+    /// The event as evemu writes it: time, type, code, value.
     public var description: String {
         "\(microseconds / 1_000_000).\(TextFormat.padded(Int(microseconds % 1_000_000), 6)) type \(type) code \(code) value \(value)"
     }

@@ -3,6 +3,7 @@
 public final class RecordingSource: EventSource {
     /// The recording played.
     public let recording: EvemuRecording
+    /// What the log calls it.
     public let name: String
     private var position = 0
     /// Microseconds added to the recorded times (the recording's first event lands at the
@@ -10,6 +11,7 @@ public final class RecordingSource: EventSource {
     private let offset: Int64
     private var until: Int64 = .min
 
+    /// The recorded device.
     public var device: DeviceDescription { recording.device }
     /// Whether every event has been read.
     public var isFinished: Bool { position >= recording.events.count }
@@ -29,6 +31,7 @@ public final class RecordingSource: EventSource {
         until = max(until, Int64((time * 1_000_000).rounded()))
     }
 
+    /// The recorded events up to the time set by `advance(to:)`.
     public func readEvents() throws -> [InputEvent] {
         var events: [InputEvent] = []
         while position < recording.events.count {

@@ -38,6 +38,7 @@ public struct CalibrationMatrix: Sendable, Hashable, CustomStringConvertible {
         Point(x: a * p.x + b * p.y + c, y: d * p.x + e * p.y + f)
     }
 
+    /// The six numbers, as udev's property writes them.
     public var description: String { "\(a) \(b) \(c) \(d) \(e) \(f)" }
 }
 
@@ -115,6 +116,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// was dropped.
     case tooManyContacts(device: String, limit: Int)
 
+    /// The message, naming the device and the errno.
     public var description: String {
         switch self {
         case let .cannotOpen(path, errno): return "cannot open \(path): \(InputError.message(errno))"

@@ -27,10 +27,12 @@ public struct TouchAssembler: Sendable {
             axisY = positionAxes?.y
         }
 
+        /// Equal when the position axes and the protocol-A jump bound are.
         public static func == (a: Configuration, b: Configuration) -> Bool {
             a.axisX == b.axisX && a.axisY == b.axisY && a.maxProtocolAJump == b.maxProtocolAJump
         }
 
+        /// Hashes the position axes and the jump bound.
         public func hash(into h: inout Hasher) {
             h.combine(axisX)
             h.combine(axisY)

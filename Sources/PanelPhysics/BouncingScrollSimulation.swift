@@ -58,6 +58,7 @@ public struct BouncingScrollSimulation: Simulation {
         }
     }
 
+    /// Position at `t` seconds: friction in range, then the spring past an edge.
     public func x(_ t: Double) -> Double {
         switch phases {
         case .friction(let f): return f.x(t)
@@ -66,6 +67,7 @@ public struct BouncingScrollSimulation: Simulation {
         }
     }
 
+    /// Velocity at `t` seconds, points per second.
     public func dx(_ t: Double) -> Double {
         switch phases {
         case .friction(let f): return f.dx(t)
@@ -74,6 +76,7 @@ public struct BouncingScrollSimulation: Simulation {
         }
     }
 
+    /// Whether the phase running at `t` has come to rest.
     public func isDone(_ t: Double) -> Bool {
         switch phases {
         case .friction(let f): return f.isDone(t)

@@ -30,8 +30,11 @@ public struct FrictionSimulation: Simulation {
         self.k = rate.decayPerSecond
     }
 
+    /// Position at `t` seconds: start + v·(e^(kt) − 1)/k.
     public func x(_ t: Double) -> Double { start + velocity * (exp(k * t) - 1) / k }
+    /// Velocity at `t` seconds: v·e^(kt).
     public func dx(_ t: Double) -> Double { velocity * exp(k * t) }
+    /// Whether the speed at `t` is below the tolerance.
     public func isDone(_ t: Double) -> Bool { abs(dx(t)) < tolerance.velocity }
 
     /// Where the motion ends as t → ∞, px.

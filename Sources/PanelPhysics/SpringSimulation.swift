@@ -95,6 +95,7 @@ public struct SpringSimulation: Simulation {
         }
     }
 
+    /// Position at `t` seconds, from the closed form of the spring's regime.
     public func x(_ t: Double) -> Double {
         switch kind {
         case .criticallyDamped: return end + (c1 + c2 * t) * exp(r1 * t)
@@ -103,6 +104,7 @@ public struct SpringSimulation: Simulation {
         }
     }
 
+    /// Velocity at `t` seconds, the derivative of `x`.
     public func dx(_ t: Double) -> Double {
         switch kind {
         case .criticallyDamped:
@@ -115,6 +117,7 @@ public struct SpringSimulation: Simulation {
         }
     }
 
+    /// Whether position and velocity at `t` are within the tolerance of the end.
     public func isDone(_ t: Double) -> Bool {
         abs(x(t) - end) < tolerance.distance && abs(dx(t)) < tolerance.velocity
     }

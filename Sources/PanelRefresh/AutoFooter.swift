@@ -49,6 +49,7 @@ open class AutoFooter: RefreshFooter {
                      width: sv.frame.width, height: height)
     }
 
+    /// Takes its inset in the scroll view.
     open override func didAttach(to scrollView: ScrollView) {
         super.didAttach(to: scrollView)
         applyInset()

@@ -14,6 +14,7 @@ open class AutoStateFooter: AutoFooter, StateTitled {
         }
     }
 
+    /// Adds the state label with the auto footer's texts.
     open override func prepare() {
         super.prepare()
         prepareStateLabel(TitleKeys(idle: .autoFooterIdle, pulling: .autoFooterIdle,
@@ -21,6 +22,7 @@ open class AutoStateFooter: AutoFooter, StateTitled {
                                     failed: .footerRetryTap, success: .footerFinished, failure: .footerFailed))
     }
 
+    /// The label over the whole footer; a Gif variant's picture beside the text.
     open override func placeSubviews() {
         super.placeSubviews()
         fillWithStateLabel(labelLeftInset: labelLeftInset, textHidden: isTextHidden)
@@ -29,6 +31,7 @@ open class AutoStateFooter: AutoFooter, StateTitled {
     /// Whether no text shows beside the spinner or gif.
     var isTextHidden: Bool { stateLabel.isHidden || refreshingTitleHidden }
 
+    /// A tap on the text loads (also after a failure).
     open override func handleTap(at point: Point) -> Bool {
         guard !stateLabel.isHidden, stateLabel.frame.contains(point), state == .idle || state == .failed else { return false }
         beginRefreshingFromTap()
@@ -42,11 +45,13 @@ open class AutoNormalFooter: AutoStateFooter {
     /// The spinner shown while loading.
     public let loadingView = ActivityIndicator()
 
+    /// Adds the spinner.
     open override func prepare() {
         super.prepare()
         addSubview(loadingView)
     }
 
+    /// The spinner left of the text, or centred without it.
     open override func placeSubviews() {
         super.placeSubviews()
         let centerX = RefreshStyle.indicatorCenterX(width: frame.width, textWidth: stateLabel.textWidth,
@@ -56,6 +61,7 @@ open class AutoNormalFooter: AutoStateFooter {
                                  width: size.width, height: size.height)
     }
 
+    /// The spinner turns while loading.
     open override func stateDidChange(from old: RefreshState) {
         super.stateDidChange(from: old)
         if state == .refreshing || state == .willRefresh {

@@ -6,6 +6,7 @@ open class BackStateFooter: BackFooter, StateTitled {
     /// Gap between the arrow or spinner and the text, points.
     public var labelLeftInset = RefreshStyle.labelLeftInset { didSet { setNeedsLayout() } }
 
+    /// Adds the state label with the back footer's texts.
     open override func prepare() {
         super.prepare()
         prepareStateLabel(TitleKeys(idle: .backFooterIdle, pulling: .backFooterPulling,
@@ -13,6 +14,7 @@ open class BackStateFooter: BackFooter, StateTitled {
                                     failed: .footerRetryPull, success: .footerFinished, failure: .footerFailed))
     }
 
+    /// The label over the whole footer; a Gif variant's picture beside the text.
     open override func placeSubviews() {
         super.placeSubviews()
         fillWithStateLabel(labelLeftInset: labelLeftInset, textHidden: stateLabel.isHidden)
@@ -28,17 +30,20 @@ open class BackNormalFooter: BackStateFooter {
     /// The spinner shown while loading.
     public let loadingView = ActivityIndicator()
 
+    /// Adds the arrow (pointing up) and the spinner.
     open override func prepare() {
         super.prepare()
         ArrowSpinner.prepare(arrow: arrowView, spinner: loadingView, in: self, tint: stateLabel.textColor, rotation: .pi)
     }
 
+    /// The arrow and spinner left of the text.
     open override func placeSubviews() {
         super.placeSubviews()
         ArrowSpinner.place(arrow: arrowView, spinner: loadingView, beside: stateLabel, textWidth: stateLabel.textWidth,
                            labelLeftInset: labelLeftInset, in: frame.size)
     }
 
+    /// The arrow turns when armed; the spinner replaces it while loading.
     open override func stateDidChange(from old: RefreshState) {
         super.stateDidChange(from: old)
         ArrowSpinner.update(arrow: arrowView, spinner: loadingView, owner: self, state: state, old: old,

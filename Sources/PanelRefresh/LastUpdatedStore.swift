@@ -21,6 +21,8 @@ public final class InMemoryLastUpdatedStore: LastUpdatedStore {
     /// A store with no time saved.
     public init() {}
 
+    /// The time kept under `key`, nil when none.
     public func date(forKey key: String) -> Date? { dates[key] }
+    /// Keeps `date` under `key` (never fails).
     public func setDate(_ date: Date, forKey key: String) throws { dates[key] = date }
 }

@@ -7,17 +7,20 @@ open class NormalHeader: StateHeader {
     /// The spinner shown while refreshing.
     public let loadingView = ActivityIndicator()
 
+    /// Adds the arrow and the spinner.
     open override func prepare() {
         super.prepare()
         ArrowSpinner.prepare(arrow: arrowView, spinner: loadingView, in: self, tint: stateLabel.textColor, rotation: 0)
     }
 
+    /// The arrow and spinner left of the texts.
     open override func placeSubviews() {
         super.placeSubviews()
         ArrowSpinner.place(arrow: arrowView, spinner: loadingView, beside: stateLabel, textWidth: visibleTextWidth,
                            labelLeftInset: labelLeftInset, in: frame.size)
     }
 
+    /// The arrow flips when armed; the spinner replaces it while refreshing.
     open override func stateDidChange(from old: RefreshState) {
         super.stateDidChange(from: old)
         ArrowSpinner.update(arrow: arrowView, spinner: loadingView, owner: self, state: state, old: old,

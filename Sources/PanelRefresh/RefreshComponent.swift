@@ -341,6 +341,7 @@ open class RefreshComponent: View, ScrollViewObserver {
 
     // MARK: Plumbing
 
+    /// Runs `placeSubviews()`, then tells the machine sizes that changed.
     open override func layoutSubviews() {
         super.layoutSubviews()
         placeSubviews()
@@ -348,6 +349,7 @@ open class RefreshComponent: View, ScrollViewObserver {
         settingsDidChange()
     }
 
+    /// Leaves the old scroll view (observer, inset) and joins the new one.
     open override func willMove(toSuperview newSuperview: View?) {
         super.willMove(toSuperview: newSuperview)
         if let old = scrollView {
@@ -368,6 +370,7 @@ open class RefreshComponent: View, ScrollViewObserver {
         settingsDidChange()
     }
 
+    /// Tells the machine the screen was presented; a refresh asked for before the first frame starts now.
     open override func willDisplay() {
         super.willDisplay()
         settingsDidChange()
@@ -396,6 +399,7 @@ open class RefreshComponent: View, ScrollViewObserver {
         if observesScrolling { scrollViewPanStateDidChange(change) }
     }
 
+    /// Passes the change to `scrollViewContentInsetDidChange(_:)`.
     public func scrollViewContentInsetDidChange(_ scrollView: ScrollView, _ change: Change<EdgeInsets>) {
         if isUserInteractionEnabled { scrollViewContentInsetDidChange(change) }
     }

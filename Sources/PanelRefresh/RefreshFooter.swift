@@ -61,6 +61,7 @@ open class RefreshFooter: RefreshComponent {
     /// Puts the footer where it belongs; subclasses know where.
     func placeComponent() {}
 
+    /// Makes the scroll view bounce vertically, applies the maximum drag, goes to the content's end.
     open override func didAttach(to scrollView: ScrollView) {
         super.didAttach(to: scrollView)
         scrollView.alwaysBounceVertical = true
@@ -69,6 +70,7 @@ open class RefreshFooter: RefreshComponent {
         applyHidingRules()
     }
 
+    /// Gives back the maximum drag it set.
     open override func willDetach(from scrollView: ScrollView) {
         super.willDetach(from: scrollView)
         if maxDragDistance != nil { scrollView.maximumOverscroll.bottom = .infinity }
@@ -92,6 +94,7 @@ open class RefreshFooter: RefreshComponent {
     private var hiddenByApp = false
     private var hiddenByRules = false
 
+    /// Hidden by the app, or by `hidesWhenEmpty` and `hidesWhenContentNotFull`.
     open override var isHidden: Bool {
         get { super.isHidden }
         set {

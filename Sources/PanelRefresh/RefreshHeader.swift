@@ -73,6 +73,7 @@ open class RefreshHeader: RefreshComponent {
         scrollView?.pinnedContentTop = position == .front ? -scrollViewOriginalInset.top : nil
     }
 
+    /// Makes the scroll view bounce vertically, applies the maximum drag and the position.
     open override func didAttach(to scrollView: ScrollView) {
         super.didAttach(to: scrollView)
         scrollView.alwaysBounceVertical = true
@@ -80,6 +81,7 @@ open class RefreshHeader: RefreshComponent {
         applyPosition()
     }
 
+    /// Gives back what it set on the scroll view.
     open override func willDetach(from scrollView: ScrollView) {
         super.willDetach(from: scrollView)
         if maxDragDistance != nil { scrollView.maximumOverscroll.top = .infinity }

@@ -15,6 +15,7 @@ open class StateHeader: RefreshHeader, StateTitled {
     /// Formats the built-in last-updated text.
     public var lastUpdatedFormatter = LastUpdatedFormatter() { didSet { updateTimeText() } }
 
+    /// Adds the state label and the last-updated line.
     open override func prepare() {
         super.prepare()
         prepareStateLabel(TitleKeys(idle: .headerIdle, pulling: .headerPulling, refreshing: .headerRefreshing,
@@ -30,6 +31,7 @@ open class StateHeader: RefreshHeader, StateTitled {
         max(stateLabel.textWidth, lastUpdatedTimeLabel.isHidden ? 0 : lastUpdatedTimeLabel.textWidth)
     }
 
+    /// The state text above the last-updated line, or alone when that is hidden.
     open override func placeSubviews() {
         super.placeSubviews()
         gif?.place(in: frame.size, textWidth: visibleTextWidth, labelLeftInset: labelLeftInset,
@@ -44,16 +46,19 @@ open class StateHeader: RefreshHeader, StateTitled {
         }
     }
 
+    /// Shows the state's text.
     open override func stateDidChange(from old: RefreshState) {
         super.stateDidChange(from: old)
         updateTimeText()
     }
 
+    /// Sets the last-updated line in the new language too.
     open override func i18nDidChange() {
         updateTimeText()
         super.i18nDidChange()
     }
 
+    /// Sets the last-updated line again.
     open override func lastUpdatedTimeDidChange() {
         super.lastUpdatedTimeDidChange()
         updateTimeText()
@@ -70,6 +75,7 @@ open class StateHeader: RefreshHeader, StateTitled {
         }
     }
 
+    /// Reads the last-updated time for the new scroll view.
     open override func didAttach(to scrollView: ScrollView) {
         super.didAttach(to: scrollView)
         updateTimeText()

@@ -4,6 +4,7 @@ open class StateTrailer: Trailer, StateTitled {
     /// The state's text, one character per line.
     public let stateLabel = Label()
 
+    /// Adds the state label, one character per line.
     open override func prepare() {
         super.prepare()
         stateLabel.numberOfLines = 0
@@ -15,6 +16,7 @@ open class StateTrailer: Trailer, StateTitled {
     /// Width of the one-character column: ceil(font size) (MJRefreshStateTrailer).
     var labelColumnWidth: Double { stateLabel.font.size.rounded(.up) }
 
+    /// The text in a column in the middle.
     open override func placeSubviews() {
         super.placeSubviews()
         let w = labelColumnWidth
@@ -28,6 +30,7 @@ open class NormalTrailer: StateTrailer {
     /// The arrow that turns when the trailer is armed.
     public let arrowView = ImageView()
 
+    /// Adds the chevron.
     open override func prepare() {
         super.prepare()
         arrowView.image = RefreshStyle.trailArrow
@@ -35,6 +38,7 @@ open class NormalTrailer: StateTrailer {
         addSubview(arrowView)
     }
 
+    /// The chevron left of the text column.
     open override func placeSubviews() {
         super.placeSubviews()
         let size = arrowView.image?.size ?? RefreshStyle.trailArrow.size
@@ -46,6 +50,7 @@ open class NormalTrailer: StateTrailer {
         stateLabel.frame = Rect(x: size.width + 10, y: 0, width: w, height: frame.height)
     }
 
+    /// The chevron turns when armed.
     open override func stateDidChange(from old: RefreshState) {
         super.stateDidChange(from: old)
         let target: Double = state == .pulling ? .pi : 0

@@ -16,6 +16,7 @@ open class Trailer: RefreshComponent {
 
     private var pull: EdgePull { EdgePull(edge: .right) }
 
+    /// Follows its scroll view's height.
     open override func prepare() {
         super.prepare()
         autoresizingMask = .flexibleHeight
@@ -31,6 +32,7 @@ open class Trailer: RefreshComponent {
     @discardableResult
     public func resetNoMoreData() -> Bool { leaveNoMoreData() }
 
+    /// Makes the scroll view bounce horizontally only, applies the maximum drag, goes to the last column's end.
     open override func didAttach(to scrollView: ScrollView) {
         super.didAttach(to: scrollView)
         // MJRefreshTrailer.willMoveToSuperview: horizontal bounce only.
@@ -40,6 +42,7 @@ open class Trailer: RefreshComponent {
         placeComponent()
     }
 
+    /// Gives back what it set on the scroll view.
     open override func willDetach(from scrollView: ScrollView) {
         super.willDetach(from: scrollView)
         if maxDragDistance != nil { scrollView.maximumOverscroll.right = .infinity }

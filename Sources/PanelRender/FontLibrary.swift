@@ -179,8 +179,10 @@ public final class FontLibrary: TextMeasurer {
 
     // MARK: TextMeasurer (points; the UI lays out at scale 1)
 
+    /// The shaped text's advance with the chosen faces, points.
     public func width(of text: String, font: Font) -> Double { advance(text, font, pixels: Self.pixels(font, scale: 1)) }
 
+    /// The face's line height, rounded up, points.
     public func lineHeight(of font: Font) -> Double { metrics(font, pixels: Self.pixels(font, scale: 1)).height.rounded(.up) }
 
     // MARK: Drawing

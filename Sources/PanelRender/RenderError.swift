@@ -9,6 +9,7 @@ public enum RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An image declares more pixels than the decode may allocate (its header, read first).
     case imageTooLarge(path: String, width: Int, height: Int, maxPixels: Int)
 
+    /// What failed, naming the file or the library call.
     public var description: String {
         switch self {
         case .fonts(let what): return "fonts: \(what)"

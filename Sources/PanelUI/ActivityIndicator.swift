@@ -42,6 +42,7 @@ open class ActivityIndicator: View {
         setNeedsDisplay()
     }
 
+    /// Starts turning again under a new animator when it was turning.
     open override func didMoveToSuperview() {
         super.didMoveToSuperview()
         if isAnimating { attachAnimation() }

@@ -12,6 +12,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 
     /// No size.
     public static let zero = Size(width: 0, height: 0)
+    /// "WxH".
     public var description: String { "\(width)x\(height)" }
 }
 
@@ -76,6 +77,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
     }
 
+    /// "(x, y, width, height)".
     public var description: String { "(\(minX), \(minY), \(width), \(height))" }
 }
 
@@ -103,6 +105,7 @@ public struct EdgeInsets: Hashable, Sendable, CustomStringConvertible {
         EdgeInsets(top: a.top + b.top, left: a.left + b.left, bottom: a.bottom + b.bottom, right: a.right + b.right)
     }
 
+    /// The four insets, named.
     public var description: String { "(top \(top), left \(left), bottom \(bottom), right \(right))" }
 }
 

@@ -120,6 +120,7 @@ open class ImageView: View {
         return Int((elapsed / (animationDuration / Double(count)) + 1e-9).rounded(.down)) % count
     }
 
+    /// Plays the frames again under a new animator when it was playing.
     open override func didMoveToSuperview() {
         super.didMoveToSuperview()
         if isAnimating { attachAnimation() }

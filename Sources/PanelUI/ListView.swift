@@ -59,10 +59,12 @@ open class ListView: ScrollView {
     /// Cells whose row must be configured again at the next layout.
     private var staleRows = Set<Int>()
 
+    /// An empty list at `frame`, its scrolling driven by `animator`.
     public override init(frame: Rect, animator: Animator) {
         super.init(frame: frame, animator: animator)
     }
 
+    /// The data source's row count.
     open override var totalDataCount: Int { numberOfRows }
 
     /// Reads the row count (and heights) again and refreshes the cells on screen.
@@ -173,6 +175,7 @@ open class ListView: ScrollView {
         return result + above
     }
 
+    /// Lays the visible rows out, reusing cells that left the screen.
     open override func layoutSubviews() {
         super.layoutSubviews()
         // Rows span the list: a resized list must not become scrollable across its rows.
@@ -245,6 +248,7 @@ open class ListCell: View {
         setNeedsLayout()
     }
 
+    /// The title over the subtitle, the separator at the bottom.
     open override func layoutSubviews() {
         let width = frame.width - 2 * contentMargin
         if subtitleLabel.text.isEmpty {
@@ -263,6 +267,7 @@ open class ListCell: View {
         }
     }
 
+    /// Tells the list's delegate that this row was tapped.
     open override func handleTap(at point: Point) -> Bool {
         guard let list, row >= 0 else { return false }
         list.delegate?.list(list, didSelectRow: row)

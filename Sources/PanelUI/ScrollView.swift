@@ -20,6 +20,7 @@ open class ScrollView: View {
         super.init(frame: frame)
     }
 
+    /// Its own animator (given at init), for itself and its subviews.
     open override var animator: Animator? { ownAnimator }
 
     /// The offset the last frame was drawn with, snapped to pixels; nil before the first.

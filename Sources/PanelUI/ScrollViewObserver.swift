@@ -41,5 +41,6 @@ extension ScrollViewObserver {
     public func scrollViewContentSizeDidChange(_ scrollView: ScrollView, _ change: Change<Size>) {}
     /// Does nothing.
     public func scrollViewPanStateDidChange(_ scrollView: ScrollView, _ change: Change<PanRecognizer.State>) {}
+    /// Does nothing.
     public func scrollViewContentInsetDidChange(_ scrollView: ScrollView, _ change: Change<EdgeInsets>) {}
 }

@@ -29,7 +29,9 @@ open class View {
 
     /// How the view's size follows its superview's (UIKit's autoresizing mask).
     public struct AutoresizingMask: OptionSet, Sendable {
+        /// The mask's bits.
         public let rawValue: Int
+        /// A mask from its bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// The width grows and shrinks with the superview's; the margins stay.
         public static let flexibleWidth = AutoresizingMask(rawValue: 1)

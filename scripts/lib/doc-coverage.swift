@@ -3,8 +3,18 @@
 //   swift scripts/lib/doc-coverage.swift GRAPH.symbols.json...
 // Prints "MODULE documented TOTAL" per module, then every undocumented declaration as
 // "path:line: kind name". Declarations the compiler made (synthesized conformances) and those
-// outside Sources/ are not counted.
+// outside Sources/ are not counted; a comment inherited from a protocol or a superclass does not
+// document a declaration.
 import Foundation
+
+/// Whether `comment` ends within a few lines above the declaration at `location` (attributes
+/// may stand between them), rather than being another declaration's comment in the same file.
+func ownComment(_ comment: [String: Any], above location: [String: Any]) -> Bool {
+    guard let lines = comment["lines"] as? [[String: Any]], let last = lines.last,
+          let end = ((last["range"] as? [String: Any])?["end"] as? [String: Any])?["line"] as? Int,
+          let line = (location["position"] as? [String: Any])?["line"] as? Int else { return false }
+    return end < line && line - end <= 4
+}
 
 var totals: [String: (documented: Int, total: Int)] = [:]
 var missing: [String] = []
@@ -22,7 +32,11 @@ for path in CommandLine.arguments.dropFirst() {
               let range = uri.range(of: "/Sources/") else { continue }
         var entry = totals[module] ?? (0, 0)
         entry.total += 1
-        if symbol["docComment"] != nil {
+        // A comment the compiler copied from a protocol requirement or an overridden member
+        // (its uri is the other file, or other lines) does not count: the declaration itself
+        // must carry one.
+        let comment = symbol["docComment"] as? [String: Any]
+        if let comment, comment["uri"] as? String == uri, ownComment(comment, above: location) {
             entry.documented += 1
         } else {
             let line = ((location["position"] as? [String: Any])?["line"] as? Int ?? 0) + 1

@@ -13,6 +13,7 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     /// What is wrong.
     public var message: String
 
+    /// "FILE:LINE: message" (without a line when the whole file or an option is meant).
     public var description: String {
         if file.isEmpty { return message }
         return line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"

@@ -160,6 +160,7 @@ public final class CommandItemSource: ItemSource {
         (self.executable, self.arguments, self.timeout) = (executable, arguments, timeout)
     }
 
+    /// Runs the program for `page` off the main actor and answers with its parsed output.
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
         let executable = executable, arguments = arguments + [String(page)], timeout = timeout, fields = fields
         Background.run(inline: runsInline, { Result { try Self.run(executable, arguments, page: page, pageSize: pageSize, timeout: timeout, fields: fields) } },
@@ -205,6 +206,7 @@ public final class FileItemSource: ItemSource {
     /// A source reading `path`.
     public init(path: String) { self.path = path }
 
+    /// Reads the file again off the main actor and answers with the `page`-th slice of its items.
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
         let path = path, fields = fields
         Background.run(inline: runsInline, {
@@ -253,6 +255,7 @@ public final class HTTPItemSource: ItemSource {
     /// The most bytes a password file may hold: 4 KiB.
     nonisolated static let maxPasswordBytes = 4096
 
+    /// Fetches the document off the main actor (libcurl, bounded) and answers with the page's items.
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
         let timeout = timeout, fields = fields, passwordFile = passwordFile
         let (template, userinfo) = Self.splitUserinfo(url)

@@ -101,7 +101,7 @@ public final class KioskHost: TimeStepped {
         return true
     }
 
-    /// Input hotplug: devices come and go. Returns the nodes to watch now.
+    /// Input hotplug: devices come and go (the driver then watches the nodes in use).
     public func inputHotplug(at time: Double) {
         arrive(at: time)
         guard let monitor, let touchscreens else { return }

@@ -9,6 +9,7 @@ public enum LastUpdatedStoreError: Error, Equatable, CustomStringConvertible {
     /// close or rename.
     case cannotWrite(path: String, step: String, errno: Int32)
 
+    /// The file and what went wrong, for the log and STATUS.
     public var description: String {
         switch self {
         case let .cannotWrite(path, step, code):
@@ -45,8 +46,10 @@ public final class FileLastUpdatedStore: LastUpdatedStore {
         self.path = path
     }
 
+    /// The time saved under `key` in the file, nil when there is none or the file is unreadable.
     public func date(forKey key: String) -> Date? { load()[key] }
 
+    /// Saves `date` under `key` (written to a temporary file and renamed); throws when the file cannot be written, the time kept in memory.
     public func setDate(_ date: Date, forKey key: String) throws {
         var dates = load()
         dates[key] = date

@@ -177,8 +177,10 @@ public final class PanelSession: ListDataSource {
 
     // MARK: ListDataSource
 
+    /// The items loaded so far.
     public func numberOfRows(in list: ListView) -> Int { items.count }
 
+    /// The item's title and subtitle on the cell.
     public func list(_ list: ListView, configure cell: ListCell, forRow row: Int) {
         guard row < items.count else { return }
         cell.titleLabel.text = items[row].title

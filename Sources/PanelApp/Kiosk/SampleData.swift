@@ -40,6 +40,7 @@ public final class SampleItemSource: ItemSource {
         (self.pages, self.delay, self.animator) = (pages, delay, animator)
     }
 
+    /// Made-up items for `page` after `delay` seconds of the animator's clock; empty past the last page.
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
         if page == 0 { generation += 1 }
         let generation = self.generation

@@ -66,5 +66,6 @@ public struct BacklightError: Error, Sendable, Hashable, CustomStringConvertible
     public var path: String
     /// Why it failed.
     public var errno: Int32
+    /// The file and the C library's reason.
     public var description: String { "backlight \(path): \(String(cString: strerror(errno))) (errno \(errno))" }
 }

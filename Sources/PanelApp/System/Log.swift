@@ -85,6 +85,7 @@ public struct StandardError: TextOutputStream {
     /// Standard error.
     public init() {}
 
+    /// Writes `string` to fd 2 at once (no buffering).
     public mutating func write(_ string: String) {
         var bytes = Array(string.utf8)
         bytes.withUnsafeMutableBytes { buffer in

@@ -24,6 +24,7 @@ public final class SystemdNotifier: ServiceNotifier {
         _ = sd_notify(0, Redaction.redact(assignment))
     }
 
+    /// $WATCHDOG_USEC as seconds, when systemd set it for this process.
     public var watchdogInterval: Double? {
         var microseconds: UInt64 = 0
         guard sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 else { return nil }

@@ -27,5 +27,6 @@ public enum WorkerStacks {
 public struct WorkerStackError: Error, CustomStringConvertible {
     /// What pthread_attr_setstacksize said.
     public let errno: Int32
+    /// What failed, with the errno.
     public var description: String { "cannot set the worker threads' stack size: errno \(errno)" }
 }

@@ -19,6 +19,7 @@ public struct AutoFooterMachine: RefreshMachine, Equatable {
         triggersLeft = settings.autoTriggerTimes
     }
 
+    /// The auto footer's events (reaching the end, a tap, a drag, hiding); the rest as every machine.
     public mutating func handle(_ event: RefreshEvent) -> RefreshStep {
         var step = RefreshStep()
         switch event {
@@ -62,6 +63,7 @@ public struct AutoFooterMachine: RefreshMachine, Equatable {
         begin(&step)
     }
 
+    /// Refreshing runs the action at once (no open animation); settling runs the end completion.
     public mutating func didEnter(_ new: RefreshState, from old: RefreshState, _ step: inout RefreshStep) {
         switch new {
         case .refreshing:
@@ -76,5 +78,6 @@ public struct AutoFooterMachine: RefreshMachine, Equatable {
         }
     }
 
+    /// Nothing: only the header stamps and resets.
     public mutating func endAccepted(_ result: RefreshResult, opened: Bool, _ step: inout RefreshStep) {}
 }

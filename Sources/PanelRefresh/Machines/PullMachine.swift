@@ -33,6 +33,7 @@ public struct PullMachine: RefreshMachine, Equatable {
     /// A machine for `role` in idle with `settings`.
     public init(role: Role, settings: RefreshSettings) { (self.role, self.settings) = (role, settings) }
 
+    /// The pull's events (scrolls, release, the second floor); the rest as every machine.
     public mutating func handle(_ event: RefreshEvent) -> RefreshStep {
         var step = RefreshStep()
         switch event {
@@ -164,6 +165,7 @@ public struct PullMachine: RefreshMachine, Equatable {
 
     // MARK: Reactions
 
+    /// Refreshing opens (the header tells the footer); settling closes, or ends at once when it never opened.
     public mutating func didEnter(_ new: RefreshState, from old: RefreshState, _ step: inout RefreshStep) {
         let wasOn = old == .refreshing || old == .willRefresh
         switch new {
@@ -192,6 +194,7 @@ public struct PullMachine: RefreshMachine, Equatable {
         }
     }
 
+    /// A header's successful end stamps the time (if it opened) and tells the footer.
     public mutating func endAccepted(_ result: RefreshResult, opened: Bool, _ step: inout RefreshStep) {
         guard role == .header, result.isSuccess else { return }
         if opened { step.add(.stampLastUpdated) }

@@ -15,6 +15,7 @@ public protocol Clock: AnyObject {
 /// A clock that moves only when told to: tests and virtual-time replays.
 @MainActor
 public final class ManualClock: Clock {
+    /// Seconds; moved only by `advance`.
     public private(set) var now: Double
     /// Calendar time at `now == 0`.
     public var epoch: Date
@@ -27,6 +28,7 @@ public final class ManualClock: Clock {
         (self.now, self.epoch) = (now, epoch)
     }
 
+    /// `epoch` plus `now` seconds.
     public var date: Date { epoch.addingTimeInterval(now) }
 
     /// Moves time forward by `seconds` (negative values are ignored: time never goes back).
