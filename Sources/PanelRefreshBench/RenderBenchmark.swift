@@ -74,19 +74,15 @@ enum RenderBenchmark {
         let source = Rows(rows)
         let header = NormalHeader()
         var list: ListView?
-        let clock = ManualClock()
-        let host = try KioskHost(configuration: Configuration(), display: display, clock: clock) { c in
-            try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: SilentNotifier(), content: .views { scene in
-                let view = ListView(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator)
-                view.rowHeight = .fixed(72)
-                view.dataSource = source
-                view.reloadData()
-                scene.screen.rootView.addSubview(view)
-                view.header = header
-                list = view
-            }, clock: clock)
-        }
-        host.completesFramesOnTick = true
+        let host = try KioskHost.virtual(configuration: Configuration(), display: display, fonts: fonts, views: { scene in
+            let view = ListView(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator)
+            view.rowHeight = .fixed(72)
+            view.dataSource = source
+            view.reloadData()
+            scene.screen.rootView.addSubview(view)
+            view.header = header
+            list = view
+        })
         guard let list else { throw DisplayError.noDisplay("the list was not built") }
         host.start(at: 0)
         let stage = Stage(host: host, list: list, header: header, rows: source)

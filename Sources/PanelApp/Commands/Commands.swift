@@ -106,14 +106,11 @@ public enum ReplayCommand {
         configuration.stateDirectory = state.path
         let display = HeadlessDisplay(width: options.width, height: options.height)
         display.frameDirectory = options.framesDirectory
-        let clock = ManualClock()
-        let host = try KioskHost(configuration: configuration, display: display, clock: clock) { c in
-            try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: SilentNotifier(),
-                             source: { animator in
-                                 options.configuration == nil ? SampleItemSource(delay: c.refreshSeconds, animator: animator)
-                                     : RunCommand.source(for: c, animator: animator, inline: true)
-                             }, clock: clock, announcesList: false)
+        let host = try KioskHost.virtual(configuration: configuration, display: display, fonts: fonts) { c, animator in
+            options.configuration == nil ? SampleItemSource(delay: c.refreshSeconds, animator: animator)
+                : RunCommand.source(for: c, animator: animator, inline: true)
         }
+        let clock = host.clock
         guard let session = host.runtime.session else { throw UsageError("a replay needs the list") }
         session.tracesTimings = options.timings
         var failure: (any Error)?
@@ -173,11 +170,9 @@ public enum DemoCommand {
         var configuration = Configuration()
         let state = try ScratchDirectory("demo")
         configuration.stateDirectory = state.path
-        let clock = ManualClock()
-        let host = try KioskHost(configuration: configuration, display: display, clock: clock) { c in
-            try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: SilentNotifier(),
-                             source: { SampleItemSource(pages: 3, delay: 1, animator: $0) }, clock: clock, announcesList: false)
-        }
+        let host = try KioskHost.virtual(configuration: configuration, display: display, fonts: fonts,
+                                         source: { _, animator in SampleItemSource(pages: 3, delay: 1, animator: animator) })
+        let clock = host.clock
         // Frames at 30 Hz keep the folder and the animation small.
         host.frameInterval = 1.0 / 30
         guard let session = host.runtime.session else { throw UsageError("the demo needs the list") }

@@ -22,12 +22,8 @@ public enum ExpectedFrame {
         let state = try ScratchDirectory("expected-frame")
         configuration.stateDirectory = state.path
         let display = HeadlessDisplay(width: width, height: height)
-        let fonts = try FontLibrary()
-        let clock = ManualClock()
-        let host = try KioskHost(configuration: configuration, display: display, clock: clock) { c in
-            try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: SilentNotifier(),
-                             source: { RunCommand.source(for: c, animator: $0) }, clock: clock, announcesList: false)
-        }
+        let host = try KioskHost.virtual(configuration: configuration, display: display)
+        let clock = host.clock
         let time = VirtualTimeDriver(host)
         host.start(at: clock.now)
         for index in 0..<refreshes {

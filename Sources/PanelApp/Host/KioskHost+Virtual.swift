@@ -7,7 +7,8 @@ extension KioskHost {
     /// The kiosk in virtual time, for an app's tests and offline frames: the same runtime as on
     /// the panel, on `display` (by default a headless one of `configuration`'s
     /// `display.headless-size`), a clock at 0 that only a `VirtualTimeDriver` moves, nobody
-    /// to notify. `views`: an app's own views instead of the configured list.
+    /// to notify. `fonts`: a font library to share (by default a new one); `views`: an app's own
+    /// views instead of the configured list (whose source answers in no virtual time).
     ///
     /// ```swift
     /// let host = try KioskHost.virtual(configuration: Configuration()) { scene in /* add views */ }
@@ -15,17 +16,33 @@ extension KioskHost {
     /// host.start(at: 0)
     /// time.settle()
     /// ```
-    public static func virtual(configuration: Configuration, display given: (any Display)? = nil,
+    public static func virtual(configuration: Configuration, display: (any Display)? = nil, fonts: FontLibrary? = nil,
                                notifier: any ServiceNotifier = SilentNotifier(),
                                views: ((Scene) throws -> Void)? = nil) throws -> KioskHost {
+        try virtual(configuration: configuration, display: display, fonts: fonts, notifier: notifier) { c in
+            views.map { .views(build: $0) } ?? .list(source: { RunCommand.source(for: c, animator: $0, inline: true) })
+        }
+    }
+
+    /// The configured list in virtual time over `source` (the commands' replays, demo and
+    /// expected frames).
+    static func virtual(configuration: Configuration, display: any Display, fonts: FontLibrary,
+                        source: @escaping (Configuration, Animator) -> any ItemSource) throws -> KioskHost {
+        try virtual(configuration: configuration, display: display, fonts: fonts, notifier: SilentNotifier()) { c in
+            .list(source: { source(c, $0) })
+        }
+    }
+
+    /// The one builder of a virtual-time host: `content` for each configuration the host runs.
+    private static func virtual(configuration: Configuration, display given: (any Display)?, fonts sharedFonts: FontLibrary?,
+                                notifier: any ServiceNotifier,
+                                content: @escaping (Configuration) -> PanelRuntime.Content) throws -> KioskHost {
         let display = given ?? HeadlessDisplay(width: configuration.headlessSize.width, height: configuration.headlessSize.height)
-        let fonts = try FontLibrary()
+        let fonts = try sharedFonts ?? FontLibrary()
         let clock = ManualClock()
         let host = try KioskHost(configuration: configuration, display: display, clock: clock) { c in
-            let content: PanelRuntime.Content = views.map { .views(build: $0) }
-                ?? .list(source: { RunCommand.source(for: c, animator: $0, inline: true) })
-            return try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content,
-                                    clock: clock, announcesList: false)
+            try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content(c),
+                             clock: clock, announcesList: false)
         }
         host.completesFramesOnTick = true
         return host
