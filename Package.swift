@@ -36,7 +36,10 @@ let package = Package(
         .target(name: "PanelRender", dependencies: ["PanelUI", "PanelInput", "CPixman", "CFreeType", "CFontconfig", "CPNG", "CStream"]),
         // Cache-bypassing stores for the copy into scanout memory (a header, no library).
         .systemLibrary(name: "CStream"),
-        .target(name: "PanelDisplay", dependencies: ["PanelRender", "PanelInput", "CDRM", "CLinuxFB", "CUdev"]),
+        .target(name: "PanelDisplay", dependencies: ["PanelRender", "PanelInput", "CDRM", "CLinuxFB", "CUdev", "CWindow"]),
+        // A desktop window for developing (WindowDisplay): libSDL2 is opened at the first window,
+        // never linked, and its headers are optional at build time (Sources/CWindow/shim.h).
+        .systemLibrary(name: "CWindow"),
         // The one header-only shim for what Swift cannot call: the variadic fbdev ioctls.
         .systemLibrary(name: "CLinuxFB"),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),

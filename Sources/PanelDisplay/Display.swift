@@ -1,3 +1,4 @@
+import PanelGestures
 import PanelRender
 import PanelUI
 
@@ -54,6 +55,12 @@ public protocol Display: AnyObject {
     var eventDescriptorGeneration: Int { get }
     /// Closes the descriptors that `eventDescriptor` no longer names.
     func releaseRetiredDescriptors()
+    /// Touches the display saw itself, stamped on the loop's clock (`now` is the present).
+    func takeTouches(now: Double) -> [TouchFrame]
+    /// Whether events were read but not handled yet: call `handleEvents()` now.
+    var hasPendingEvents: Bool { get }
+    /// Seconds between the refreshes of what shows the frames, when known; nil: 1/60.
+    var frameInterval: Double? { get }
     /// One line for the log: what drives the glass and how.
     var summary: String { get }
     /// Gives back what the display took (the CRTC as it was, buffers, the device). Safe twice.
@@ -61,6 +68,17 @@ public protocol Display: AnyObject {
 }
 
 extension Display {
+    /// Touches the display saw itself (a desktop window's mouse and touch events), each
+    /// stamped at its time on the loop's clock, `now` being the present; none for a panel
+    /// (its touchscreens are evdev devices of their own).
+    public func takeTouches(now: Double) -> [TouchFrame] { [] }
+    /// Whether events were read from `eventDescriptor` but not handled yet (a window system's
+    /// library may read its connection during other calls); the loop then calls
+    /// `handleEvents()` without waiting for the descriptor. None for a panel.
+    public var hasPendingEvents: Bool { false }
+    /// Seconds between the refreshes of what shows the frames, when the display knows it and
+    /// does not pace frames itself (a desktop window: its monitor's rate); nil: 1/60.
+    public var frameInterval: Double? { nil }
     /// Displays whose descriptor never changes (memory, fbdev) keep generation 0.
     public var eventDescriptorGeneration: Int { 0 }
     /// Nothing to release where the descriptor never changes.

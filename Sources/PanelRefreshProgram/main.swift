@@ -89,7 +89,8 @@ func main() async -> Int32 {
         return arguments.isEmpty && CommandLine.arguments.count == 1 ? 2 : 0
     }
     let command = arguments.removeFirst()
-    if command != "run" { SignalPipe.release() }
+    // The kiosk's loops read signals from the pipe (a window's close button is a SIGTERM too).
+    if command != "run" && !(command == "demo" && arguments.contains("--window")) { SignalPipe.release() }
     do {
         guard let help = CommandHelp.named(command) else { throw UsageError("unknown command \"\(command)\"") }
         // Every command's options come from its entry in CommandHelp: parsed, checked and
@@ -115,6 +116,15 @@ func main() async -> Int32 {
             let (width, height) = try options.screen() ?? (800, 480)
             let out = options.value("--out")
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent("panel-refresh-demo-\(getpid())").path
+            if options.isSet("--window") {
+                // In a window: the script plays, then the window stays for the mouse until closed.
+                let display = try WindowDisplay(width: width, height: height)
+                Log.info("showing the demo in a window (\(display.summary))")
+                let host = try LiveDemo.host(display: display, fonts: try FontLibrary(), notifier: SilentNotifier(),
+                                             clock: RealTimeDriver.makeClock())
+                if let interval = display.frameInterval { host.frameInterval = interval }
+                RealTimeDriver(host).run()
+            }
             if !options.isSet("--headless") {
                 do {
                     let display = try RunCommand.display(for: Configuration())

@@ -258,7 +258,7 @@ struct HelpTests {
     }
 }
 
-@Suite("libcurl loaded only for the HTTP source", .enabled(if: programPath != nil, "needs the panel-refresh executable beside the tests (swift test builds it)"))
+@Suite("libcurl loaded only for the HTTP source, SDL only for a window", .enabled(if: programPath != nil, "needs the panel-refresh executable beside the tests (swift test builds it)"))
 struct LazyCurlTests {
     /// Whether the running program has libcurl mapped.
     func mapsCurl(_ run: ProgramRun) throws -> Bool {
@@ -270,12 +270,21 @@ struct LazyCurlTests {
         return maps.contains("libcurl")
     }
 
+    /// Whether the running program has libSDL2 mapped.
+    func mapsSDL(_ run: ProgramRun) throws -> Bool {
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(run.process.processIdentifier)/maps"))
+        defer { try? file.close() }
+        return String(decoding: file.readDataToEndOfFile(), as: UTF8.self).contains("libSDL2")
+    }
+
     @Test("the sample source shows its list without libcurl in memory; the http source loads it at its first transfer")
     func lazy() throws {
         let (run, dir, _) = try startHeadlessKiosk()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         #expect(run.wait(for: "showing"), "\(run.log)")
         #expect(try !mapsCurl(run))
+        // Nor the desktop window's library: a panel needs neither.
+        #expect(try !mapsSDL(run))
         kill(run.process.processIdentifier, SIGTERM)
         #expect(run.finish() == 0)
 

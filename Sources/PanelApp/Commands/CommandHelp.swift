@@ -33,10 +33,12 @@ public struct CommandHelp: Sendable {
                       .value("--set", "SECTION.KEY=VALUE", "override one key; may be repeated", repeats: true),
                       .value("--device", "PATH", "use this touchscreen (an /dev/input/event node) instead of udev's; may be repeated", repeats: true),
                       .rotation("display.rotation: the picture and touch turned together, clockwise"),
-                      .screen("the headless display's size (display.headless-size)"),
+                      .screen("the headless display's and the window's size (display.headless-size, display.window-size)"),
+                      .flag("--window", "show the kiosk in a desktop window (display.backend = window; SDL2 and an X server)"),
                       .value("--trace", "FILE", "append the trace's JSON lines to FILE, frame lines with renderMs (as replay --trace --timings)")],
             examples: [("panel-refresh run", "what the systemd unit runs: the configuration is /etc/panel-refresh/config"),
-                       ("panel-refresh run --set data.source=file --set data.file=/srv/items.json --rotation 90", "a portrait panel showing a file")]),
+                       ("panel-refresh run --set data.source=file --set data.file=/srv/items.json --rotation 90", "a portrait panel showing a file"),
+                       ("panel-refresh run --window --config ./my.conf", "the same kiosk in a window on the desktop")]),
         CommandHelp(
             name: "check",
             summary: """
@@ -53,12 +55,15 @@ public struct CommandHelp: Sendable {
             summary: """
             A scripted session: pull to refresh, scroll, load pages until there is no more data. Plays on the \
             panel when a DRM or fbdev display is usable; else (or with --headless) on the headless display, \
-            writing every frame as PNG and an animated PNG of the whole session, and printing where.
+            writing every frame as PNG and an animated PNG of the whole session, and printing where. With \
+            --window it plays in a desktop window and stays open: drag the list with the mouse.
             """,
-            options: [.screen("the headless display's size (default 800x480)"),
+            options: [.screen("the headless display's or the window's size (default 800x480)"),
+                      .flag("--window", "play in a desktop window (SDL2 and an X server) and keep it open until it is closed"),
                       .value("--out", "DIR", "where the frames go (default: a new folder under $TMPDIR)"),
                       .flag("--headless", "draw on the headless display even where a panel is usable")],
-            examples: [("panel-refresh demo --headless --out /tmp/demo", "frames and demo.png in /tmp/demo")]),
+            examples: [("panel-refresh demo --headless --out /tmp/demo", "frames and demo.png in /tmp/demo"),
+                       ("panel-refresh demo --window", "the demo in a window on the desktop")]),
         CommandHelp(
             name: "replay",
             summary: """

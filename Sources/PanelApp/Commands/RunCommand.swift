@@ -25,6 +25,10 @@ public enum RunCommand {
             if let screen = arguments.value("--screen") {
                 try configuration.set("display.mode", screen)
                 try configuration.set("display.headless-size", screen)
+                try configuration.set("display.window-size", screen)
+            }
+            if arguments.isSet("--window") {
+                try configuration.set("display.backend", "window")
             }
             try configuration.validate(file: commandLine)
         } catch let error as ConfigurationError {
@@ -37,6 +41,9 @@ public enum RunCommand {
         switch configuration.backend {
         case .headless:
             return HeadlessDisplay(width: configuration.headlessSize.width, height: configuration.headlessSize.height)
+        case .window:
+            return try WindowDisplay(width: configuration.windowSize.width, height: configuration.windowSize.height,
+                                     rotation: configuration.displayRotation)
         case .drm:
             return try DRMDisplay(path: configuration.card, size: configuration.mode, rotation: configuration.displayRotation)
         case .fbdev:

@@ -44,6 +44,8 @@ public struct Configuration: Sendable {
         case fbdev
         /// Memory only.
         case headless
+        /// A desktop window through SDL2 (developing on a desktop: X11 or XWayland).
+        case window
     }
     /// The header's look (`appearance.header`): MJRefresh's normal, state and gif headers.
     public enum HeaderStyle: String, Sendable, CaseIterable {
@@ -145,6 +147,8 @@ public struct Configuration: Sendable {
     public var framebuffer = "/dev/fb0"
     /// `display.headless-size`: the headless display's pixels.
     public var headlessSize = (width: 800, height: 480)
+    /// `display.window-size`: the desktop window's pixels when it opens (it can be resized).
+    public var windowSize = (width: 800, height: 480)
     /// How the picture is turned on the glass, clockwise; touch follows it.
     public var displayRotation: Rotation = .none
     /// Seconds without touch or data change before the panel goes off; 0: never.
@@ -518,7 +522,7 @@ public struct Configuration: Sendable {
                 }
             },
             Key(section: "input", name: "grab", doc: "take the touchscreens exclusively (true/false)") { $0.grab = try boolean($1) },
-            Key(section: "display", name: "backend", doc: "auto (DRM, else fbdev), drm, fbdev or headless") { $0.backend = try choice($1, Backend.self) },
+            Key(section: "display", name: "backend", doc: "auto (DRM, else fbdev), drm, fbdev, headless or window (a desktop window through SDL2)") { $0.backend = try choice($1, Backend.self) },
             Key(section: "display", name: "card", doc: "a DRM card node; empty: the first with a connected panel") { $0.card = try path($1) },
             Key(section: "display", name: "mode", doc: "WIDTHxHEIGHT instead of the panel's preferred mode") { $0.mode = try size($1) },
             Key(section: "display", name: "framebuffer", doc: "the fbdev node") { $0.framebuffer = try path($1) },
@@ -536,6 +540,7 @@ public struct Configuration: Sendable {
                 $0.backlight = $1
             },
             Key(section: "display", name: "headless-size", doc: "WIDTHxHEIGHT of the headless display") { $0.headlessSize = try size($1) },
+            Key(section: "display", name: "window-size", doc: "WIDTHxHEIGHT of the desktop window when it opens") { $0.windowSize = try size($1) },
             Key(section: "appearance", name: "locale", doc: "language of the texts (en, zh_CN, zh_TW, ko, ru, uk, de, fr, es, it, pt, ja; other codes: English); empty: LANG") { $0.locale = $1 },
             Key(section: "appearance", name: "header", doc: "normal, state or gif") { $0.header = try choice($1, HeaderStyle.self) },
             Key(section: "appearance", name: "footer", doc: "auto-normal, auto-state, auto-gif, back-normal, back-state or back-gif") { $0.footer = try choice($1, FooterStyle.self) },

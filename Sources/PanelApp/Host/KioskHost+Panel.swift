@@ -39,6 +39,9 @@ extension KioskHost {
             return try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content,
                                     clock: clock, stopwatch: RealTimeDriver.stopwatch, backlight: backlight, host: environment)
         }
+        // A desktop window has its own mouse and touch (the desktop's touchscreen comes
+        // through the window system): evdev devices only when named.
+        let ownInput = display is WindowDisplay
         // Touch follows the picture's turn, plus the sensor's own when it is mounted differently.
         let set = TouchscreenSet(explicitPaths: configuration.devices.isEmpty ? nil : configuration.devices,
                                  width: Double(display.width), height: Double(display.height),
@@ -47,18 +50,20 @@ extension KioskHost {
             try EvdevDevice(path: $0, requireDirect: false, grab: configuration.grab)
         }
         set.onError = { Log.error("touchscreen: \($0)") }
-        let discovered: [TouchscreenInfo]
+        var discovered: [TouchscreenInfo] = []
         do {
-            discovered = try TouchscreenDiscovery.list()
+            if !ownInput { discovered = try TouchscreenDiscovery.list() }
         } catch {
             Log.warning("cannot ask udev for touchscreens: \(error)")
             discovered = []
         }
         set.start(discovered: discovered)
-        if set.nodes.isEmpty { Log.warning("no touchscreen yet; waiting for one to appear") }
+        if set.nodes.isEmpty && !ownInput { Log.warning("no touchscreen yet; waiting for one to appear") }
         for node in set.nodes { Log.info("touchscreen \(node)") }
         var monitor: HotplugMonitor?
-        do { monitor = try HotplugMonitor() } catch { Log.warning("no hotplug: \(error)") }
+        if !ownInput || !configuration.devices.isEmpty {
+            do { monitor = try HotplugMonitor() } catch { Log.warning("no hotplug: \(error)") }
+        }
         var displayMonitor: DisplayHotplugMonitor?
         if display.pacesFrames {
             do { displayMonitor = try DisplayHotplugMonitor() } catch { Log.warning("no display hotplug: \(error)") }
@@ -66,6 +71,7 @@ extension KioskHost {
         let host = try KioskHost(configuration: configuration, display: display, clock: clock, touchscreens: set, monitor: monitor,
                                  displayMonitor: displayMonitor, makeRuntime: makeRuntime)
         host.configurationPath = path
+        if let interval = display.frameInterval { host.frameInterval = interval }
         return host
     }
 }

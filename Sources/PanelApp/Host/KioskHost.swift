@@ -113,10 +113,20 @@ public final class KioskHost: TimeStepped {
         }
     }
 
-    /// The display's descriptor is readable: frames complete, the next is drawn.
+    /// The display's descriptor is readable: frames complete, the next is drawn. A desktop
+    /// window's events are touches (to the runtime) and resizes (the UI is built again at the
+    /// new size, as for a panel back in another mode).
     public func displayEvents(at time: Double) {
         arrive(at: time)
         do { try display.handleEvents() } catch { Log.error("display events: \(error)") }
+        let touches = display.takeTouches(now: clock.now)
+        if !touches.isEmpty { runtime.handle(touches) }
+        if Double(display.width) != runtime.scene.screen.size.width || Double(display.height) != runtime.scene.screen.size.height {
+            Log.info("display: now \(display.width)x\(display.height) (\(display.summary))")
+            touchscreens?.resize(width: Double(display.width), height: Double(display.height))
+            replaceRuntime(with: configuration)
+            return
+        }
         runtime.frameCompleted()
     }
 

@@ -24,6 +24,9 @@ public final class RealTimeDriver {
     /// Called instead of running on when a signal stops the kiosk or the script ends
     /// (by default: the process exits with the code).
     public var onExit: (Int32) -> Never = { exit($0) }
+    /// Rounds of already-read display events handled after an entry before the loop sleeps
+    /// (a bound: a window flooded with events still lets the timer and the other sources run).
+    static let pendingRounds = 8
     /// Whether the kiosk ends when its scripted touches are done and nothing moves (the live demo).
     public var endsAfterScript = false
 
@@ -107,6 +110,11 @@ public final class RealTimeDriver {
     /// Watches the touchscreens in use and the display's current descriptor, and arms the
     /// timer for the host's next wake-up.
     private func settleSources() {
+        // A window system's library may have read the window's events off its connection
+        // during the entry (while presenting): handled now, since the descriptor will not wake.
+        for _ in 0..<Self.pendingRounds where host.display.hasPendingEvents {
+            host.displayEvents(at: Self.now())
+        }
         let nodes = Set(host.touchscreens?.nodes ?? [])
         for (node, source) in inputSources where !nodes.contains(node) {
             source.cancel()

@@ -60,6 +60,7 @@ public final class PanelSession: ListDataSource {
         self.trailer = trailer
         self.header.finishedDisplayDuration = 0
         list.dataSource = self
+        list.delegate = self
         scene.screen.rootView.addSubview(list)
         scene.dispatcher.scrollView = list
         if orientation == .vertical {
@@ -99,7 +100,7 @@ public final class PanelSession: ListDataSource {
                       renderMs: tracesTimings ? renderSeconds * 1000 : nil))
     }
 
-    private func record(_ event: TraceEvent) {
+    fileprivate func record(_ event: TraceEvent) {
         trace.append(event)
         onTrace?(event)
     }
@@ -186,4 +187,9 @@ public final class PanelSession: ListDataSource {
         cell.titleLabel.text = items[row].title
         cell.subtitleLabel.text = items[row].subtitle
     }
+}
+
+extension PanelSession: ListDelegate {
+    /// A tap reached a row: a trace line (what opens it is the rows' own work).
+    public func list(_ list: ListView, didSelectRow row: Int) { record(.select(t: now, row: row)) }
 }

@@ -17,6 +17,8 @@ public enum TraceEvent: Sendable {
     case frame(t: Double, offsetX: Double, offsetY: Double, rows: Int, renderMs: Double? = nil)
     /// A data source failed with `message`.
     case error(t: Double, message: String)
+    /// A tap reached the row at `row` (0 is the first item).
+    case select(t: Double, row: Int)
 
     /// A number without trailing zeros (at most 4 decimals), so traces compare as text.
     static func number(_ v: Double) -> String {
@@ -63,10 +65,12 @@ public enum TraceEvent: Sendable {
             return "{\"t\":\(n(t)),\"kind\":\"frame\",\"offsetX\":\(n(x)),\"offsetY\":\(n(y)),\"rows\":\(rows)\(timing)}"
         case let .error(t, message):
             return "{\"t\":\(n(t)),\"kind\":\"error\",\"message\":\(q(message))}"
+        case let .select(t, row):
+            return "{\"t\":\(n(t)),\"kind\":\"select\",\"row\":\(row)}"
         }
     }
 
-    /// The line's `kind`: pan, state, refresh, frame or error.
+    /// The line's `kind`: pan, state, refresh, frame, error or select.
     public var kind: String {
         switch self {
         case .pan: return "pan"
@@ -74,6 +78,7 @@ public enum TraceEvent: Sendable {
         case .refresh: return "refresh"
         case .frame: return "frame"
         case .error: return "error"
+        case .select: return "select"
         }
     }
 }
@@ -88,6 +93,7 @@ extension TraceEvent: Equatable {
         case let (.refresh(t1, c1), .refresh(t2, c2)): return t1 == t2 && c1 == c2
         case let (.frame(t1, x1, y1, r1, _), .frame(t2, x2, y2, r2, _)): return t1 == t2 && x1 == x2 && y1 == y2 && r1 == r2
         case let (.error(t1, m1), .error(t2, m2)): return t1 == t2 && m1 == m2
+        case let (.select(t1, r1), .select(t2, r2)): return t1 == t2 && r1 == r2
         default: return false
         }
     }
