@@ -36,7 +36,9 @@ let package = Package(
         .target(name: "PanelRender", dependencies: ["PanelUI", "PanelInput", "CPixman", "CFreeType", "CFontconfig", "CPNG", "CStream"]),
         // Cache-bypassing stores for the copy into scanout memory (a header, no library).
         .systemLibrary(name: "CStream"),
-        .target(name: "PanelDisplay", dependencies: ["PanelRender", "PanelInput", "CDRM", "CLinuxFB", "CUdev", "CWindow"]),
+        .target(name: "PanelDisplay", dependencies: ["PanelRender", "PanelInput", "CDRM", "CLinuxFB", "CConsole", "CUdev", "CWindow"]),
+        // The virtual terminal's ioctls (VT switching, graphics mode), header only.
+        .systemLibrary(name: "CConsole"),
         // A desktop window for developing (WindowDisplay): libSDL2 is opened at the first window,
         // never linked, and its headers are optional at build time (Sources/CWindow/shim.h).
         .systemLibrary(name: "CWindow"),

@@ -242,6 +242,8 @@ public protocol DRMCalls: AnyObject {
     func atomicCommit(_ fd: Int32, _ entries: [DRMAtomicEntry], flags: DRMCommitFlags) throws
     /// drmSetMaster: takes the card back after another program held it; false when refused.
     func acquireMaster(_ fd: Int32) -> Bool
+    /// drmDropMaster: lets another program (the console, the next VT's owner) drive the card.
+    func dropMaster(_ fd: Int32) -> Bool
     /// drmModeDirtyFB: tells drivers that upload only on request (virtio-gpu, USB and SPI
     /// panels) which parts of the framebuffer changed. ENOSYS: the driver does not need it.
     func dirtyFramebuffer(_ fd: Int32, _ framebuffer: UInt32, clips: [DRMClip]) throws
@@ -272,6 +274,8 @@ public enum DisplayError: Error, Sendable, Hashable, CustomStringConvertible {
     case disconnected(card: String)
     /// No backend could be brought up; says why for each.
     case noDisplay(String)
+    /// `present` while the display is paused (its VT switched away, or logind paused the card).
+    case paused
 
     /// What failed, naming the card, call and errno.
     public var description: String {
@@ -287,6 +291,7 @@ public enum DisplayError: Error, Sendable, Hashable, CustomStringConvertible {
         case .blank: return "the panel is off"
         case .disconnected(let card): return "\(card): the panel is disconnected"
         case .noDisplay(let reasons): return "no display: \(reasons)"
+        case .paused: return "the display is paused (another VT is in front)"
         }
     }
 }

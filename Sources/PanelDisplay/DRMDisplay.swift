@@ -46,6 +46,8 @@ public final class DRMDisplay: Display {
     public private(set) var isBlank = false
     /// False after a hotplug event found the panel gone.
     public private(set) var isConnected = true
+    /// Whether another VT is in front (or logind paused the card): no frames, no DRM master.
+    public private(set) var isPaused = false
 
     /// Times the card was opened anew after it went away (`eventDescriptor` changed).
     public private(set) var eventDescriptorGeneration = 0
@@ -266,6 +268,7 @@ public final class DRMDisplay: Display {
         guard !closed else { throw DisplayError.call("present after close", errno: EBADF) }
         guard isConnected else { throw DisplayError.disconnected(card: card) }
         guard !isBlank else { throw DisplayError.blank }
+        guard !isPaused else { throw DisplayError.paused }
         guard pendingCompletion == nil else { throw DisplayError.flipPending }
         for rect in damage {
             guard let pixels = PixelRect(covering: rect, width: width, height: height) else { continue }
@@ -359,6 +362,26 @@ public final class DRMDisplay: Display {
         }
         pendingCompletion = nil
         completion()
+    }
+
+    /// A VT switch away (or logind's pause): the pending flip is waited for, then DRM master is
+    /// dropped, so the console or the next VT's owner can set its own mode. (Under logind the
+    /// service manager has dropped it already; dropping it again changes nothing.)
+    public func pause() {
+        guard !isPaused, !closed else { return }
+        drain()
+        isPaused = true
+        _ = drm.dropMaster(fd)
+    }
+
+    /// Back in front: DRM master again (under logind it is ours already), and the next frame
+    /// sets the mode and draws the whole picture (the console had the CRTC meanwhile).
+    public func resume() {
+        guard isPaused, !closed else { return }
+        isPaused = false
+        _ = drm.acquireMaster(fd)
+        needsModeset = true
+        markAllStale()
     }
 
     /// Off: the CRTC inactive (atomic) or the connector's DPMS off (legacy). On: the reverse,

@@ -61,6 +61,13 @@ public protocol Display: AnyObject {
     var hasPendingEvents: Bool { get }
     /// Seconds between the refreshes of what shows the frames, when known; nil: 1/60.
     var frameInterval: Double? { get }
+    /// Whether the display is paused: another VT is in front (or logind paused the card), so
+    /// nothing is presented and DRM master is given up.
+    var isPaused: Bool { get }
+    /// Stops presenting (a pending flip is waited for) and gives up DRM master.
+    func pause()
+    /// Takes DRM master back; the next frame sets the mode again and is a full one.
+    func resume()
     /// One line for the log: what drives the glass and how.
     var summary: String { get }
     /// Gives back what the display took (the CRTC as it was, buffers, the device). Safe twice.
@@ -79,6 +86,12 @@ extension Display {
     /// Seconds between the refreshes of what shows the frames, when the display knows it and
     /// does not pace frames itself (a desktop window: its monitor's rate); nil: 1/60.
     public var frameInterval: Double? { nil }
+    /// Never paused: only a DRM card is.
+    public var isPaused: Bool { false }
+    /// Nothing to pause.
+    public func pause() {}
+    /// Nothing to resume.
+    public func resume() {}
     /// Displays whose descriptor never changes (memory, fbdev) keep generation 0.
     public var eventDescriptorGeneration: Int { 0 }
     /// Nothing to release where the descriptor never changes.

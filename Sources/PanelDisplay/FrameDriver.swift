@@ -85,14 +85,14 @@ public final class FrameDriver {
     }
 
     /// Runs one frame if none is in flight and no retry waits. Returns whether it drew
-    /// (nothing changed: no draw). While the panel is off only the frame pass runs.
+    /// (nothing changed: no draw). While the panel is off or paused only the frame pass runs.
     @discardableResult
     public func drawFrame() -> Bool {
         // A frame of an earlier driver on the same display (before a reload) may still be out.
         guard !inFlight else { return false }
-        if display.isBlank {
+        if display.isBlank || display.isPaused {
             // The UI goes on (a refresh begun now must reach its states), nothing is drawn; the
-            // frame after the wake-up draws it all.
+            // frame after the wake-up (or after the VT came back) draws it all.
             guard screen.needsFrame else { return false }
             _ = screen.prepareFrame(allowingMoves: false)
             screen.didPresentFrame()

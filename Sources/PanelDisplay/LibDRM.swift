@@ -12,6 +12,10 @@ public final class LibDRM: DRMCalls {
     /// The kernel's DRM through libdrm.
     public init() {}
 
+    /// Opens cards instead of `open(2)` (logind's `TakeDevice`, for a kiosk in a logind
+    /// session); nil: the node is opened read-write through the process's own permissions.
+    public var opener: ((String) throws -> Int32)?
+
     isolated deinit {
         for counter in counters.values { counter.deallocate() }
     }
@@ -31,6 +35,7 @@ public final class LibDRM: DRMCalls {
 
     /// Opens the card node `path` read-write; returns its descriptor.
     public func open(_ path: String) throws -> Int32 {
+        if let opener { return try opener(path) }
         let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
@@ -263,6 +268,8 @@ public final class LibDRM: DRMCalls {
 
     /// drmSetMaster; false when another program holds the card.
     public func acquireMaster(_ fd: Int32) -> Bool { drmSetMaster(fd) == 0 }
+    /// drmDropMaster; false when it was not master.
+    public func dropMaster(_ fd: Int32) -> Bool { drmDropMaster(fd) == 0 }
 
     /// drmModeDirtyFB with the clips (16-bit corners); ENOSYS is thrown as any failure, for the caller to read.
     public func dirtyFramebuffer(_ fd: Int32, _ framebuffer: UInt32, clips: [DRMClip]) throws {

@@ -63,9 +63,22 @@ public final class MemoryDRM: DRMCalls {
     /// Nothing to destroy.
     public func destroyDumbBuffer(_ fd: Int32, _ handle: UInt32) {}
     /// Accepts any configuration.
-    public func setCrtc(_ fd: Int32, crtc: UInt32, framebuffer: UInt32, x: Int, y: Int, connectors: [UInt32], mode: DRMMode?) throws {}
+    public func setCrtc(_ fd: Int32, crtc: UInt32, framebuffer: UInt32, x: Int, y: Int, connectors: [UInt32], mode: DRMMode?) throws {
+        guard isMaster else { throw DisplayError.call("drmModeSetCrtc", errno: EACCES) }
+        modesets += 1
+    }
+    /// Whether the program is DRM master (dropped and taken by `dropMaster`/`acquireMaster`).
+    public private(set) var isMaster = true
+    /// SetCrtc calls so far (the bring-up's, and a mode set again after a pause or failure).
+    public private(set) var modesets = 0
+    /// Flips asked for so far.
+    public private(set) var flips = 0
     /// Counts a flip whose event waits.
-    public func pageFlip(_ fd: Int32, crtc: UInt32, framebuffer: UInt32) throws { pending += 1 }
+    public func pageFlip(_ fd: Int32, crtc: UInt32, framebuffer: UInt32) throws {
+        guard isMaster else { throw DisplayError.call("drmModePageFlip", errno: EACCES) }
+        pending += 1
+        flips += 1
+    }
     /// Completes every waiting flip, stamped with `now()`.
     public func handleEvents(_ fd: Int32) throws -> DRMFlipReport? {
         defer { pending = 0 }
@@ -93,8 +106,16 @@ public final class MemoryDRM: DRMCalls {
     public func atomicCommit(_ fd: Int32, _ entries: [DRMAtomicEntry], flags: DRMCommitFlags) throws {
         if flags.contains(.pageFlipEvent) { pending += 1 }
     }
-    /// Always master.
-    public func acquireMaster(_ fd: Int32) -> Bool { true }
+    /// Master again.
+    public func acquireMaster(_ fd: Int32) -> Bool {
+        isMaster = true
+        return true
+    }
+    /// Gives master up: mode sets and flips are refused until `acquireMaster`.
+    public func dropMaster(_ fd: Int32) -> Bool {
+        isMaster = false
+        return true
+    }
     /// Accepts any clips.
     public func dirtyFramebuffer(_ fd: Int32, _ framebuffer: UInt32, clips: [DRMClip]) throws {}
 }

@@ -24,15 +24,24 @@ public final class EvdevDevice: EventSource {
     /// Opens `path` (e.g. /dev/input/event3).
     /// - Parameters:
     ///   - path: the event node.
+    ///   - descriptor: the node already open (logind's `TakeDevice`); nil: it is opened here.
     ///   - requireTouchscreen: refuse devices that are not touchscreens
     ///     (`DeviceDescription.isTouchscreen`); `requireDirect: false` admits old drivers
     ///     without INPUT_PROP_DIRECT.
     ///   - requireDirect: refuse touchscreens without INPUT_PROP_DIRECT (touchpads).
     ///   - grab: take the device exclusively (EVIOCGRAB through `libevdev_grab`), so that no
     ///     other reader (a console, X) sees the touches.
-    public init(path: String, requireTouchscreen: Bool = true, requireDirect: Bool = true, grab: Bool = false) throws {
+    public init(path: String, descriptor: Int32? = nil, requireTouchscreen: Bool = true, requireDirect: Bool = true,
+                grab: Bool = false) throws {
         self.path = path
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd: Int32
+        if let descriptor {
+            // Opened elsewhere (logind's TakeDevice): ours from now on, read without blocking.
+            fd = descriptor
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        } else {
+            fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        }
         guard fd >= 0 else { throw InputError.cannotOpen(path: path, errno: errno) }
         var dev: OpaquePointer?
         let rc = libevdev_new_from_fd(fd, &dev)

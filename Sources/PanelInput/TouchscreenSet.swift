@@ -26,12 +26,19 @@ public final class TouchscreenSet {
 
     private struct Entry {
         var input: TouchInput
+        /// udev's record, to open the device again after a pause.
+        var info: TouchscreenInfo
         /// Added to the device's contact ids so two devices never share one.
         var idBase: Int
     }
 
     private var entries: [String: Entry] = [:]
     private var serial = 0
+    /// Devices closed by `suspend`, opened again by `resume`.
+    private var suspended: [String: TouchscreenInfo] = [:]
+    /// Whether every device is suspended (another VT is in front): a device that appears
+    /// meanwhile waits for `resume` too.
+    public private(set) var isSuspended = false
 
     /// A set of no devices yet (`start(discovered:)` opens them).
     /// - Parameters:
@@ -83,11 +90,37 @@ public final class TouchscreenSet {
             add(info)
             return []
         case .removed(let node):
-            guard let entry = entries.removeValue(forKey: node) else { return [] }
+            guard let entry = entries.removeValue(forKey: node) else {
+                suspended[node] = nil
+                return []
+            }
             let frames = (try? entry.input.read(now: now)) ?? []
             var cancel = frames
             if let frame = cancelFrame(entry, now: now) { cancel.append(frame) }
             return cancel.map { renumber($0, entry) }
+        }
+    }
+
+    /// Closes `nodes` (nil: every device, and those that appear until `resume`): the kiosk
+    /// stops reading input while another VT is in front, and a grab no longer keeps the
+    /// touches from that VT's programs. Returns the frames that cancel their contacts.
+    public func suspend(_ nodes: [String]? = nil, now: Double) -> [TouchFrame] {
+        if nodes == nil { isSuspended = true }
+        var frames: [TouchFrame] = []
+        for node in nodes ?? self.nodes {
+            guard let entry = entries[node] else { continue }
+            suspended[node] = entry.info
+            frames += handle(.removed(node), now: now)
+        }
+        return frames
+    }
+
+    /// Opens again what `suspend` closed: `nodes`, or (nil) everything.
+    public func resume(_ nodes: [String]? = nil) {
+        if nodes == nil { isSuspended = false }
+        for node in nodes ?? suspended.keys.sorted() {
+            guard let info = suspended.removeValue(forKey: node) else { continue }
+            add(info)
         }
     }
 
@@ -112,13 +145,17 @@ public final class TouchscreenSet {
     private func add(_ info: TouchscreenInfo) {
         if let explicitPaths, !explicitPaths.contains(info.node) { return }
         guard entries[info.node] == nil else { return }
+        if isSuspended {
+            suspended[info.node] = info
+            return
+        }
         do {
             let source = try open(info.node)
             var own = mapping
             if let calibration = info.calibration { own.calibration = calibration }
             let input = try TouchInput(source: source, width: width, height: height, configuration: configuration, mapping: own)
             serial += 1
-            entries[info.node] = Entry(input: input, idBase: serial * 1_000_000)
+            entries[info.node] = Entry(input: input, info: info, idBase: serial * 1_000_000)
         } catch let error as InputError {
             onError?(error)
         } catch {

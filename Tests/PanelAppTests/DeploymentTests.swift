@@ -20,32 +20,36 @@ func shell(_ executable: String, _ arguments: [String]) throws -> (status: Int32
 
 let systemdAnalyze = "/usr/bin/systemd-analyze"
 
-/// The unit with ExecStart pointing at a program that exists here (verify checks it).
-func unitCopy() throws -> String {
-    let text = try String(contentsOfFile: repository + "/systemd/panel-refresh.service", encoding: .utf8)
+/// The unit `name` (the groups way by default) with ExecStart pointing at a program that
+/// exists here (verify checks it).
+func unitCopy(_ name: String = "panel-refresh") throws -> String {
+    let text = try String(contentsOfFile: repository + "/systemd/\(name).service", encoding: .utf8)
         .replacingOccurrences(of: "ExecStart=/usr/local/bin/panel-refresh run", with: "ExecStart=/bin/true run")
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("unit-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let path = dir.appendingPathComponent("panel-refresh.service").path
+    let path = dir.appendingPathComponent("\(name).service").path
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     return path
 }
 
 @Suite("Deployment")
 struct DeploymentTests {
-    @Test("the unit passes systemd-analyze verify", .enabled(if: FileManager.default.isExecutableFile(atPath: systemdAnalyze), "needs systemd-analyze"))
-    func verify() throws {
-        let unit = try unitCopy()
+    @Test("both units (the groups way, the logind way) pass systemd-analyze verify",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: systemdAnalyze), "needs systemd-analyze"),
+          arguments: ["panel-refresh", "panel-refresh-logind"])
+    func verify(name: String) throws {
+        let unit = try unitCopy(name)
         // The man pages in Documentation= are checked where the package installed them
         // (scripts/vm-test level 2); here they are not installed.
         let result = try shell(systemdAnalyze, ["verify", "--man=no", unit])
         #expect(result.status == 0, "\(result.output)")
-        #expect(!result.output.contains("panel-refresh.service"), "no warnings about the unit: \(result.output)")
+        #expect(!result.output.contains("\(name).service"), "no warnings about the unit: \(result.output)")
     }
 
-    @Test("the unit's exposure is 1.5 or lower", .enabled(if: FileManager.default.isExecutableFile(atPath: systemdAnalyze), "needs systemd-analyze"))
-    func exposure() throws {
-        let result = try shell(systemdAnalyze, ["security", "--offline=true", try unitCopy()])
+    @Test("both units' exposure is 1.5 or lower", .enabled(if: FileManager.default.isExecutableFile(atPath: systemdAnalyze), "needs systemd-analyze"),
+          arguments: ["panel-refresh", "panel-refresh-logind"])
+    func exposure(name: String) throws {
+        let result = try shell(systemdAnalyze, ["security", "--offline=true", try unitCopy(name)])
         let line = try #require(result.output.split(separator: "\n").first { $0.contains("Overall exposure level") })
         // "→ Overall exposure level for panel-refresh.service: 1.5 OK 🙂" (or ":-)" without UTF-8).
         let afterUnit = line.components(separatedBy: ".service:").last ?? ""

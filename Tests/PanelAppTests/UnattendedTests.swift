@@ -382,7 +382,7 @@ struct UnattendedProgramTests {
         reloadsAndStops(run, notify)
     }
 
-    @Test("SIGUSR2 and SIGALRM are ignored, not fatal")
+    @Test("a stray SIGUSR2 (no VT, no switch pending) and SIGALRM change nothing, and are not fatal")
     func straySignals() throws {
         let (dir, config) = try kiosk()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -156,6 +156,10 @@ final class FakeDRM: DRMCalls {
         log.append("master")
         return true
     }
+    func dropMaster(_ fd: Int32) -> Bool {
+        log.append("drop master")
+        return true
+    }
     func dirtyFramebuffer(_ fd: Int32, _ framebuffer: UInt32, clips: [DRMClip]) throws {
         log.append("dirty fb=\(framebuffer) " + clips.map { "\($0.x1),\($0.y1)-\($0.x2),\($0.y2)" }.joined(separator: " "))
         if let dirtyErrno { throw DisplayError.call("drmModeDirtyFB", errno: dirtyErrno) }

@@ -36,8 +36,18 @@ public enum RunCommand {
         }
     }
 
-    /// The display the configuration asks for; `auto` tries DRM, then fbdev.
-    public static func display(for configuration: Configuration) throws -> any Display {
+    /// The display the configuration asks for; `auto` tries DRM, then fbdev. With a logind
+    /// `session` the DRM card is taken from it (`TakeDevice`) instead of opened.
+    public static func display(for configuration: Configuration, session: LogindSession? = nil) throws -> any Display {
+        let drm = LibDRM()
+        if let session {
+            drm.opener = { path in
+                guard let number = DeviceNumber(path: path) else { throw DisplayError.call("\(path) is not a device", errno: ENODEV) }
+                let taken = try session.takeDevice(number)
+                if taken.paused { Log.warning("\(path): logind says the session is not in front; drawing waits for it") }
+                return taken.fd
+            }
+        }
         switch configuration.backend {
         case .headless:
             return HeadlessDisplay(width: configuration.headlessSize.width, height: configuration.headlessSize.height)
@@ -45,12 +55,12 @@ public enum RunCommand {
             return try WindowDisplay(width: configuration.windowSize.width, height: configuration.windowSize.height,
                                      rotation: configuration.displayRotation)
         case .drm:
-            return try DRMDisplay(path: configuration.card, size: configuration.mode, rotation: configuration.displayRotation)
+            return try DRMDisplay(path: configuration.card, size: configuration.mode, rotation: configuration.displayRotation, drm: drm)
         case .fbdev:
             return try FramebufferDisplay(path: configuration.framebuffer, rotation: configuration.displayRotation)
         case .auto:
             do {
-                return try DRMDisplay(path: configuration.card, size: configuration.mode, rotation: configuration.displayRotation)
+                return try DRMDisplay(path: configuration.card, size: configuration.mode, rotation: configuration.displayRotation, drm: drm)
             } catch let drmError {
                 Log.warning("no DRM display (\(drmError)); trying \(configuration.framebuffer)")
                 do {

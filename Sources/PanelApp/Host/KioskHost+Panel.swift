@@ -22,13 +22,20 @@ extension KioskHost {
         // Descendants that escape a data-source command's group (a setsid daemon) come back to
         // the kiosk, which ends them with their refresh (ChildSupervisor).
         do { try ChildSupervisor.becomeSubreaper() } catch { Log.warning("cannot become the reaper of escaped children: \(error)") }
-        let display = try given ?? RunCommand.display(for: configuration)
+        // The one place the environment is read: $LANG, the time zone, the logind session.
+        let environment = HostEnvironment.read()
+        let (session, terminal) = given == nil ? seat(for: configuration, environment: environment) : (nil, nil)
+        let display: any Display
+        do {
+            display = try given ?? RunCommand.display(for: configuration, session: session)
+        } catch {
+            terminal?.restore()
+            throw error
+        }
         Log.info("display \(display.width)x\(display.height): \(display.summary)")
         let clock = RealTimeDriver.makeClock()
         let fonts = try FontLibrary()
         let notifier = SystemdNotifier()
-        // The one place the environment is read: $LANG and the time zone.
-        let environment = HostEnvironment.read()
         let backlight = configuration.blankAfter > 0 ? Backlight.find(configuration.backlight) : nil
         if configuration.blankAfter > 0 {
             Log.info("blanking after \(configuration.blankAfter) s idle; backlight: \(backlight?.path ?? "none")")
@@ -46,8 +53,18 @@ extension KioskHost {
         let set = TouchscreenSet(explicitPaths: configuration.devices.isEmpty ? nil : configuration.devices,
                                  width: Double(display.width), height: Double(display.height),
                                  configuration: TouchAssembler.Configuration(positionAxes: configuration.positionAxes),
-                                 mapping: configuration.touchMapping()) {
-            try EvdevDevice(path: $0, requireDirect: false, grab: configuration.grab)
+                                 mapping: configuration.touchMapping()) { path in
+            // In a logind session the device comes from logind; else through the input group.
+            guard let session else { return try EvdevDevice(path: path, requireDirect: false, grab: configuration.grab) }
+            guard let number = DeviceNumber(path: path) else { throw InputError.cannotOpen(path: path, errno: ENODEV) }
+            let taken: (fd: Int32, paused: Bool)
+            do {
+                taken = try session.takeDevice(number)
+            } catch {
+                Log.error("touchscreen \(path): \(error)")
+                throw InputError.cannotOpen(path: path, errno: EACCES)
+            }
+            return try EvdevDevice(path: path, descriptor: taken.fd, requireDirect: false, grab: configuration.grab)
         }
         set.onError = { Log.error("touchscreen: \($0)") }
         var discovered: [TouchscreenInfo] = []
@@ -71,7 +88,34 @@ extension KioskHost {
         let host = try KioskHost(configuration: configuration, display: display, clock: clock, touchscreens: set, monitor: monitor,
                                  displayMonitor: displayMonitor, makeRuntime: makeRuntime)
         host.configurationPath = path
+        host.session = session
+        host.terminal = terminal
         if let interval = display.frameInterval { host.frameInterval = interval }
         return host
+    }
+
+    /// How the kiosk reaches the card and the touchscreens, said in the log: through logind
+    /// when it runs in a session it can control (a unit with `PAMName=`), else through its
+    /// groups (input, video) with its own VT switching when standard input is a VT. A window
+    /// or the headless display needs neither.
+    static func seat(for configuration: Configuration, environment: HostEnvironment) -> (LogindSession?, VirtualTerminal?) {
+        guard [.auto, .drm, .fbdev].contains(configuration.backend) else { return (nil, nil) }
+        do {
+            if let session = try LogindSession.current(sessionID: environment.sessionID) {
+                Log.info("seat: logind session \(session.id): the card and the touchscreens come from logind (TakeDevice), which pauses them on a VT switch")
+                return (session, nil)
+            }
+            Log.info("seat: no logind session: the card and the touchscreens are opened through the groups (video, input)")
+        } catch {
+            Log.warning("seat: cannot control the logind session (\(error)); the card and the touchscreens are opened through the groups (video, input)")
+        }
+        do {
+            let terminal = try VirtualTerminal()
+            Log.info("VT: tty\(terminal.number) in graphics mode; switches to other VTs release the card (VT_PROCESS, SIGUSR2)")
+            return (nil, terminal)
+        } catch {
+            Log.info("VT: none (\(error)); VT switches are not handled")
+            return (nil, nil)
+        }
     }
 }

@@ -37,8 +37,18 @@ public final class KioskHost: TimeStepped {
     /// Virtual time on a display whose frames complete by an event (a DRM card in memory): the
     /// frame in flight completes at the next tick, as a 60 Hz flip would.
     public var completesFramesOnTick = false
+    /// Touchscreens logind paused, by device, opened again at its resume.
+    private var pausedInputs: [DeviceNumber: [String]] = [:]
     /// Touch frames still to come from a script (the live demo), in time order.
     private var script: ArraySlice<TouchFrame> = []
+    /// The logind session the kiosk controls, when it runs in one: the card and the
+    /// touchscreens come from it, and it pauses and resumes them (`sessionEvents(at:)`).
+    public var session: LogindSession?
+    /// The kiosk's VT on the groups path (standard input is a VT): switched by the kiosk
+    /// (SIGUSR2), restored at the end.
+    public var terminal: VirtualTerminal?
+    /// Whether another VT is in front: nothing is drawn and no touchscreen is read.
+    public private(set) var isPaused = false
     /// Hears every runtime the host starts (the first and each reload's): the place to wire a
     /// trace or an app's views' handlers.
     public var onRuntime: ((PanelRuntime) -> Void)?
@@ -161,13 +171,85 @@ public final class KioskHost: TimeStepped {
         case SIGUSR1:
             runtime.reportStatistics()
             return .handled
+        case SIGUSR2:
+            // The VT's switch signal (VT_PROCESS); without a VT a stray one, ignored.
+            terminalSwitched()
+            return .handled
         default:
             Log.info("stopping")
             runtime.stop()
+            terminal?.restore()
             // A data-source command still running, and what escaped its group, end with us.
             ChildSupervisor.endAll()
             return .exit(0)
         }
+    }
+
+    // MARK: Seat: VT switches and logind's pauses
+
+    /// The VT's switch signal: away (stop drawing and reading, drop DRM master, let the switch
+    /// go on) or back (take them again, draw a full frame).
+    private func terminalSwitched() {
+        guard let terminal else { return }
+        let outcome = terminal.switchSignal(stopDrawing: { pause("another VT is in front") },
+                                            startDrawing: { resume("a stray SIGUSR2: no switch was pending") })
+        switch outcome {
+        case .released: Log.info("VT \(terminal.number) switched away: not drawing, DRM master dropped, touchscreens closed")
+        case .acquired: resume("VT \(terminal.number) is in front again")
+        case .none: break
+        }
+    }
+
+    /// logind's session has events: a paused or resumed card or touchscreen.
+    public func sessionEvents(at time: Double) {
+        arrive(at: time)
+        guard let session else { return }
+        for event in session.receive() {
+            switch event {
+            case let .pause(number, kind):
+                if number.major == DeviceNumber.drmMajor {
+                    pause("logind paused the card \(number) (\(kind))")
+                } else if number.major == DeviceNumber.inputMajor, let touchscreens {
+                    let nodes = touchscreens.nodes.filter { DeviceNumber(path: $0) == number }
+                    runtime.handle(touchscreens.suspend(nodes, now: clock.now))
+                    pausedInputs[number] = nodes
+                }
+                // "pause" waits for the answer before logind goes on; "force" and "gone" do not.
+                if kind == "pause" { session.pauseComplete(number) }
+            case let .resume(number, fd):
+                if number.major == DeviceNumber.drmMajor {
+                    // The same open card as the kiosk's own descriptor, master again.
+                    Glibc.close(fd)
+                    resume("logind resumed the card \(number)")
+                } else if number.major == DeviceNumber.inputMajor {
+                    // A new descriptor (the old one was revoked): opened through it.
+                    session.keep(fd, for: number)
+                    touchscreens?.resume(pausedInputs.removeValue(forKey: number) ?? [])
+                } else {
+                    Glibc.close(fd)
+                }
+            }
+        }
+    }
+
+    /// Stops drawing (DRM master given up) and reading the touchscreens (their contacts end
+    /// cancelled); the UI goes on in memory.
+    private func pause(_ why: String) {
+        guard !isPaused else { return }
+        isPaused = true
+        display.pause()
+        // Under logind each touchscreen is paused by its own event.
+        if session == nil, let touchscreens { runtime.handle(touchscreens.suspend(now: clock.now)) }
+        runtime.displayPaused(why)
+    }
+
+    /// Draws again: DRM master back, the mode set, a full frame; the touchscreens opened again.
+    private func resume(_ why: String) {
+        guard isPaused else { return }
+        isPaused = false
+        display.resume()
+        if session == nil { touchscreens?.resume() }
+        runtime.displayResumed(why)
     }
 
     /// The watchdog timer (it runs on the loop: a hung loop stops pinging).

@@ -6,7 +6,7 @@ import PanelInput
 import PanelRefresh
 
 /// Real time: a ``KioskHost`` on the main queue's Dispatch sources (the touchscreens, udev for
-/// input and DRM hotplug, the display's events, the signal pipe), one timer re-armed to the
+/// input and DRM hotplug, the display's events, logind's bus, the signal pipe), one timer re-armed to the
 /// host's next wake-up (disarmed while nothing moves: idle means no wake-ups) and the
 /// watchdog's timer. Every entry gets CLOCK_MONOTONIC's time, the base of the kernel's touch
 /// and flip time stamps; this file is the only code that reads that clock for the kiosk.
@@ -87,6 +87,9 @@ public final class RealTimeDriver {
         if let displayMonitor = host.displayMonitor {
             keep.append(readSource(displayMonitor.fileDescriptor) { [unowned self] in self.enter(self.host.displayHotplug) })
         }
+        if let session = host.session {
+            keep.append(readSource(session.fileDescriptor) { [unowned self] in self.enter(self.host.sessionEvents) })
+        }
         if let interval = host.watchdogInterval {
             let watchdog = DispatchSource.makeTimerSource(queue: .main)
             watchdog.schedule(deadline: .now(), repeating: interval / 2)
@@ -115,6 +118,8 @@ public final class RealTimeDriver {
         for _ in 0..<Self.pendingRounds where host.display.hasPendingEvents {
             host.displayEvents(at: Self.now())
         }
+        // The same for logind's signals that came in while the kiosk called logind.
+        if host.session?.hasPendingEvents == true { host.sessionEvents(at: Self.now()) }
         let nodes = Set(host.touchscreens?.nodes ?? [])
         for (node, source) in inputSources where !nodes.contains(node) {
             source.cancel()

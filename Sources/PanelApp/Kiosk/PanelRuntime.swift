@@ -281,7 +281,7 @@ public final class PanelRuntime {
     /// is on the panel (the display's completion).
     public func pump() {
         guard !isStopped else { return }
-        if blankAfter > 0, !display.isBlank, clock.now >= lastActivity + blankAfter, isIdle {
+        if blankAfter > 0, !display.isBlank, !display.isPaused, clock.now >= lastActivity + blankAfter, isIdle {
             blank()
             return
         }
@@ -332,6 +332,22 @@ public final class PanelRuntime {
             notifyShowing()
             pump()
         }
+    }
+
+    /// Another VT is in front: nothing reaches the glass until `displayResumed`; the list,
+    /// its data and its animations go on in memory.
+    public func displayPaused(_ why: String) {
+        Log.info("display paused: \(why)")
+        notifier.notify("STATUS=paused (\(why)); \(showing)")
+    }
+
+    /// The kiosk's VT is in front again: a full frame at once.
+    public func displayResumed(_ why: String) {
+        Log.info("display resumed: \(why)")
+        driver.invalidate()
+        driver.retryNow()
+        notifyShowing()
+        pump()
     }
 
     /// From the watchdog timer, which runs on the loop: a hung loop stops pinging.

@@ -15,6 +15,9 @@ public struct HostEnvironment: Sendable {
     /// `$STATE_DIRECTORY`'s first path, set by systemd for the unit's `StateDirectory=`; nil
     /// outside a unit. `state.directory` in the configuration wins over it.
     public var stateDirectory: String?
+    /// `$XDG_SESSION_ID`: the logind session pam_systemd opened for the unit (`PAMName=`);
+    /// nil without one (then the process's own session, if any, is asked of logind).
+    public var sessionID: String?
 
     /// A host of `language` ($LANG), `stateDirectory` ($STATE_DIRECTORY) and a local time offset in seconds for a date.
     public init(language: String, stateDirectory: String? = nil, utcOffset: @escaping @Sendable (Date) -> Int) {
@@ -39,12 +42,14 @@ public struct HostEnvironment: Sendable {
         let state = getenv("STATE_DIRECTORY").map { String(cString: $0) }
             .flatMap { $0.split(separator: ":").first.map(String.init) }
             .flatMap { $0.hasPrefix("/") ? $0 : nil }
-        return HostEnvironment(language: language.isEmpty ? "en" : language, stateDirectory: state, utcOffset: { date in
+        var host = HostEnvironment(language: language.isEmpty ? "en" : language, stateDirectory: state, utcOffset: { date in
             var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
             var parts = tm()
             guard localtime_r(&seconds, &parts) != nil else { return 0 }
             return Int(parts.tm_gmtoff)
         })
+        host.sessionID = getenv("XDG_SESSION_ID").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        return host
     }
 
     /// The header's "Updated: today 14:05" in local time.

@@ -11,15 +11,16 @@ import Glibc
 /// whenever it is ready, and a signal that came early is acted on then.
 public enum SignalPipe {
     /// SIGTERM and SIGINT stop the kiosk, SIGHUP reloads its configuration, SIGUSR1 logs the
-    /// frame timings.
-    public static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
+    /// frame timings, SIGUSR2 is the VT's switch signal (a stray one, with no switch pending
+    /// or no VT, changes nothing).
+    public static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]
 
     /// Signals whose default action would end the kiosk and that mean nothing to it: ignored.
     /// SIGPIPE: with stderr's reader gone (a closed pipe, a journal that went away) the next
     /// log line killed the program; ignored, the write fails with EPIPE and the line is lost.
-    /// SIGUSR2 and SIGALRM: stray signals an operator or a script may send. Children start
-    /// with all three at their defaults again (`ChildProcess.resetSignals`).
-    public static let ignored: [Int32] = [SIGPIPE, SIGUSR2, SIGALRM]
+    /// SIGALRM: a stray signal an operator or a script may send. Children start with both at
+    /// their defaults again (`ChildProcess.resetSignals`).
+    public static let ignored: [Int32] = [SIGPIPE, SIGALRM]
 
     /// The pipe's write end, read by the handler: a constant-initialised global needs no lazy
     /// initialisation, which would not be safe in a handler.
