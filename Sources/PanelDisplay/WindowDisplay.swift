@@ -214,7 +214,7 @@ public enum WindowError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unavailable(let why): "no window: \(why) (the window needs libSDL2-2.0.so.0 and an X server: is DISPLAY set?)"
-        case .notX11(let video): "no window: SDL's video driver is \(video); the window needs x11 (SDL_VIDEODRIVER=x11, also under XWayland)"
+        case .notX11(let video): "no window: SDL's video driver is \(video); the window needs x11 (is DISPLAY set? SDL_VIDEODRIVER=x11 also works under XWayland)"
         case let .size(w, h): "no window of \(w)x\(h): each side must be from 1 to 16384"
         case let .call(name, why): "\(name) failed: \(why)"
         case .closed: "the window is closed"
