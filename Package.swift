@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "PanelUITests", dependencies: ["PanelUI"]),
         .testTarget(name: "PanelRefreshTests", dependencies: ["PanelRefresh"]),
         .testTarget(name: "PanelInputTests", dependencies: ["PanelInput", "PanelRefresh"], exclude: ["Fixtures"]),
-        .testTarget(name: "PanelAppTests", dependencies: ["PanelApp", "PanelFuzz"], exclude: ["Traces"]),
+        .testTarget(name: "PanelAppTests", dependencies: ["PanelApp", "PanelFuzz"], exclude: ["Traces", "Logind"]),
         .testTarget(name: "PanelRenderTests", dependencies: ["PanelRender", "PanelDisplay", "PanelRefresh", "PanelApp"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -189,6 +189,37 @@ struct HotplugTests {
         #expect(again.first?.touches.first?.id != cancelled.first?.touches.first?.id, "a new contact")
     }
 
+    @Test("suspended (another VT in front): every device closed, contacts cancelled, new ones held back; resumed: all opened again")
+    func suspendAndResume() {
+        let devices = Devices()
+        let set = TouchscreenSet(width: 1001, height: 1001, open: devices.open)
+        set.start(discovered: [info("/dev/input/event3"), info("/dev/input/event4")])
+        var s = Stream()
+        s.slot(0, id: 1, x: 100, y: 100); s.syn()
+        devices.sources["/dev/input/event3"]?.pending = [s.events]
+        _ = set.read(node: "/dev/input/event3", now: 1)
+        let cancelled = set.suspend(now: 2)
+        #expect(cancelled.map { $0.touches.map(\.phase) } == [[.cancelled]])
+        #expect(set.nodes.isEmpty && set.isSuspended)
+        // A device plugged in meanwhile waits too; one unplugged meanwhile is forgotten.
+        _ = set.handle(.added(info("/dev/input/event5")), now: 3)
+        _ = set.handle(.removed("/dev/input/event4"), now: 3)
+        #expect(set.nodes.isEmpty)
+        set.resume()
+        #expect(set.nodes == ["/dev/input/event3", "/dev/input/event5"] && !set.isSuspended)
+    }
+
+    @Test("one device suspended and resumed (logind pauses each touchscreen on its own); the others go on")
+    func suspendOne() {
+        let devices = Devices()
+        let set = TouchscreenSet(width: 1001, height: 1001, open: devices.open)
+        set.start(discovered: [info("/dev/input/event3"), info("/dev/input/event4")])
+        _ = set.suspend(["/dev/input/event4"], now: 1)
+        #expect(set.nodes == ["/dev/input/event3"] && !set.isSuspended)
+        set.resume(["/dev/input/event4"])
+        #expect(set.nodes == ["/dev/input/event3", "/dev/input/event4"])
+    }
+
     @Test("a read that finds the device gone drops it and cancels its contacts")
     func goneOnRead() {
         let devices = Devices()

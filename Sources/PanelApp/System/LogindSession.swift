@@ -51,7 +51,8 @@ public final class LogindSession {
     /// The session of this process: `sessionID` ($XDG_SESSION_ID, set by pam_systemd), else
     /// the one logind finds from the process's cgroup. nil: no session (the kiosk then opens its
     /// devices through its groups). Throws when there is a session the kiosk cannot control.
-    public static func current(sessionID: String?) throws(SessionError) -> LogindSession? {
+    /// `busAddress`: another bus than the system's (tests, with a stand-in logind).
+    public static func current(sessionID: String?, busAddress: String? = nil) throws(SessionError) -> LogindSession? {
         var id = sessionID
         if id == nil {
             var found: UnsafeMutablePointer<CChar>?
@@ -62,14 +63,27 @@ public final class LogindSession {
         }
         guard let id else { return nil }
         var bus: OpaquePointer?
-        let opened = sd_bus_open_system(&bus)
-        guard opened >= 0, let bus else { throw .bus(opened) }
+        let opened = busAddress.map { open(address: $0, &bus) } ?? sd_bus_open_system(&bus)
+        guard opened >= 0, let bus else {
+            if let bus { sd_bus_flush_close_unref(bus) }
+            throw .bus(opened)
+        }
         do {
             return try LogindSession(id: id, bus: bus)
         } catch {
             sd_bus_flush_close_unref(bus)
             throw error
         }
+    }
+
+    /// A bus client at `address`, started (sd_bus_open_system does the same for the system's).
+    private static func open(address: String, _ bus: inout OpaquePointer?) -> Int32 {
+        var made = sd_bus_new(&bus)
+        guard made >= 0, let bus else { return made }
+        made = sd_bus_set_address(bus, address)
+        if made >= 0 { made = sd_bus_set_bus_client(bus, 1) }
+        if made >= 0 { made = sd_bus_start(bus) }
+        return made
     }
 
     private init(id: String, bus: OpaquePointer) throws(SessionError) {
