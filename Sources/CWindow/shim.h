@@ -40,6 +40,9 @@ struct panel_window_event {
 
 #if __has_include(<SDL2/SDL.h>)
 #include <SDL2/SDL.h>
+
+// Whether this build has the window (SDL's headers were there).
+static inline int panel_window_built_in(void) { return 1; }
 #include <SDL2/SDL_syswm.h>
 
 // The functions used, found in libSDL2-2.0.so.0 once.
@@ -298,6 +301,7 @@ static inline int panel_window_poll(struct panel_window *w, struct panel_window_
 #else  // no SDL headers at build time
 
 struct panel_window { int unused; };
+static inline int panel_window_built_in(void) { return 0; }
 static inline const char *panel_sdl_load(void) { return "this build has no window: it was built without SDL2's headers (libsdl2-dev)"; }
 static inline const char *panel_window_error(void) { return panel_sdl_load(); }
 static inline struct panel_window *panel_window_open(const char *title, int width, int height) {

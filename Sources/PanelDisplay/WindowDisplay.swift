@@ -65,6 +65,11 @@ public final class WindowDisplay: ImmediateDisplay {
 
     private var handle: UnsafeMutablePointer<panel_window> { UnsafeMutablePointer(window) }
 
+    /// Whether this build has the window: SDL2's headers were there when it was built (a build
+    /// for panels, such as the arm64 one, may have none). libSDL2 itself is looked for only when
+    /// a window opens.
+    public nonisolated static var isBuiltIn: Bool { panel_window_built_in() != 0 }
+
     private static func glass(width: Int, height: Int, rotation: Rotation) -> (memory: Surface, target: ScanoutTarget)? {
         guard rotation != .none else { return nil }
         let memory = Surface(width: width, height: height)

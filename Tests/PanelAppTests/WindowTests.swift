@@ -1,13 +1,15 @@
 import Foundation
 import Testing
 @testable import PanelApp
+import PanelDisplay
 
 /// The X tools the window's tests drive it with (Debian's xvfb, xdotool and x11-apps).
 private let xTools = ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/xwd"]
 private let haveX = xTools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
-/// Whether SDL can be opened here (the program loads it at the first window).
+/// Whether this build has the window and SDL can be opened here (the program loads it at the
+/// first window).
 private let haveSDL: Bool = {
-    guard let handle = dlopen("libSDL2-2.0.so.0", RTLD_LAZY | RTLD_LOCAL) else { return false }
+    guard WindowDisplay.isBuiltIn, let handle = dlopen("libSDL2-2.0.so.0", RTLD_LAZY | RTLD_LOCAL) else { return false }
     dlclose(handle)
     return true
 }()

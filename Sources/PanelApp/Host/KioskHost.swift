@@ -210,8 +210,11 @@ public final class KioskHost: TimeStepped {
                 if number.major == DeviceNumber.drmMajor {
                     pause("logind paused the card \(number) (\(kind))")
                 } else if number.major == DeviceNumber.inputMajor, let touchscreens {
+                    // (Its descriptor may have been revoked and read as gone already: then
+                    // the set has forgotten it, and the resume finds it again.)
                     let nodes = touchscreens.nodes.filter { DeviceNumber(path: $0) == number }
                     runtime.handle(touchscreens.suspend(nodes, now: clock.now))
+                    Log.info("touchscreen \(number) paused by logind (\(kind))")
                     pausedInputs[number] = nodes
                 }
                 // "pause" waits for the answer before logind goes on; "force" and "gone" do not.
@@ -224,12 +227,26 @@ public final class KioskHost: TimeStepped {
                 } else if number.major == DeviceNumber.inputMajor {
                     // A new descriptor (the old one was revoked): opened through it.
                     session.keep(fd, for: number)
-                    touchscreens?.resume(pausedInputs.removeValue(forKey: number) ?? [])
+                    resumeTouchscreen(number)
                 } else {
                     Glibc.close(fd)
                 }
             }
         }
+    }
+
+    /// A touchscreen logind resumed, opened again through the descriptor it gave. One whose
+    /// revoked descriptor was read as gone before the pause arrived is looked up by udev.
+    private func resumeTouchscreen(_ number: DeviceNumber) {
+        guard let touchscreens else { return }
+        let nodes = pausedInputs.removeValue(forKey: number) ?? []
+        touchscreens.resume(nodes)
+        if nodes.isEmpty {
+            let found = ((try? TouchscreenDiscovery.list()) ?? []).filter { DeviceNumber(path: $0.node) == number }
+            for info in found { runtime.handle(touchscreens.handle(.added(info), now: clock.now)) }
+        }
+        let open = touchscreens.nodes.filter { DeviceNumber(path: $0) == number }
+        Log.info("touchscreen \(number) resumed by logind: " + (open.isEmpty ? "not opened again" : open.joined(separator: ", ")))
     }
 
     /// Stops drawing (DRM master given up) and reading the touchscreens (their contacts end
