@@ -36,6 +36,7 @@ public final class WindowDisplay: ImmediateDisplay {
     /// (nil when the picture is not turned: the texture takes the shadow's rows directly).
     private var glass: (memory: Surface, target: ScanoutTarget)?
     private var pointer: WindowPointer
+    /// Events read and not yet taken, each stamped with minus its age in seconds.
     private var pending: [WindowEvent] = []
     private var closed = false
 
@@ -160,17 +161,8 @@ public final class WindowDisplay: ImmediateDisplay {
     /// The touches read since the last call, each at its time: `now` minus its age (SDL's
     /// stamps are milliseconds of its own clock).
     public func takeTouches(now: Double) -> [TouchFrame] {
-        let events = pending.map { event -> WindowEvent in
-            switch event {
-            case let .press(x, y, age): .press(x: x, y: y, at: now + age)
-            case let .drag(x, y, age): .drag(x: x, y: y, at: now + age)
-            case let .release(x, y, age): .release(x: x, y: y, at: now + age)
-            case let .finger(id, phase, x, y, age): .finger(id: id, phase: phase, x: x, y: y, at: now + age)
-            case let .focusLost(age): .focusLost(at: now + age)
-            }
-        }
-        pending = []
-        return pointer.frames(for: events)
+        defer { pending = [] }
+        return pointer.frames(for: pending, shiftedBy: now)
     }
 
     /// Blank shows black in the window; on again, the next frame is a full one (the runtime

@@ -50,38 +50,39 @@ public struct WindowPointer: Sendable {
     /// Whether a contact is down (the mouse's button or a finger).
     public var isDown: Bool { !down.isEmpty }
 
-    /// The touch frames for `events`, in order; events that change nothing give none (a
-    /// release with no press, a finger that was never down).
-    public mutating func frames(for events: [WindowEvent]) -> [TouchFrame] {
+    /// The touch frames for `events`, in order, each stamped at its time plus `offset` (a
+    /// window that stamps events with their age gives the present); events that change nothing
+    /// give none (a release with no press, a finger that was never down).
+    public mutating func frames(for events: [WindowEvent], shiftedBy offset: Double = 0) -> [TouchFrame] {
         var frames: [TouchFrame] = []
         for event in events {
             switch event {
             case let .press(x, y, time):
                 // A second press without a release (a lost button-up): the old contact ends first.
-                if down[0] != nil { frames.append(frame(id: 0, at: down[0] ?? .zero, phase: .cancelled, time: time)) }
-                frames.append(frame(id: 0, at: picturePoint(x: x, y: y), phase: .began, time: time))
+                if down[0] != nil { frames.append(frame(id: 0, at: down[0] ?? .zero, phase: .cancelled, time: time + offset)) }
+                frames.append(frame(id: 0, at: picturePoint(x: x, y: y), phase: .began, time: time + offset))
             case let .drag(x, y, time):
                 guard down[0] != nil else { continue }
-                frames.append(frame(id: 0, at: picturePoint(x: x, y: y), phase: .moved, time: time))
+                frames.append(frame(id: 0, at: picturePoint(x: x, y: y), phase: .moved, time: time + offset))
             case let .release(x, y, time):
                 guard down[0] != nil else { continue }
-                frames.append(frame(id: 0, at: picturePoint(x: x, y: y), phase: .ended, time: time))
+                frames.append(frame(id: 0, at: picturePoint(x: x, y: y), phase: .ended, time: time + offset))
             case let .finger(finger, phase, fx, fy, time):
                 let position = picturePoint(x: fx * glassWidth, y: fy * glassHeight)
                 if phase == .began {
-                    if let old = fingers[finger], let at = down[old] { frames.append(frame(id: old, at: at, phase: .cancelled, time: time)) }
+                    if let old = fingers[finger], let at = down[old] { frames.append(frame(id: old, at: at, phase: .cancelled, time: time + offset)) }
                     fingers[finger] = nextFinger
                     nextFinger += 1
                 }
                 guard let id = fingers[finger] else { continue }
                 if phase == .ended || phase == .cancelled { fingers[finger] = nil }
-                frames.append(frame(id: id, at: position, phase: phase, time: time))
+                frames.append(frame(id: id, at: position, phase: phase, time: time + offset))
             case let .focusLost(time):
                 guard !down.isEmpty else { continue }
-                let touches = down.sorted { $0.key < $1.key }.map { Touch(id: $0.key, position: $0.value, phase: .cancelled, timestamp: time) }
+                let touches = down.sorted { $0.key < $1.key }.map { Touch(id: $0.key, position: $0.value, phase: .cancelled, timestamp: time + offset) }
                 down = [:]
                 fingers = [:]
-                frames.append(TouchFrame(timestamp: time, touches: touches))
+                frames.append(TouchFrame(timestamp: time + offset, touches: touches))
             }
         }
         return frames

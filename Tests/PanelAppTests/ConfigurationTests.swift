@@ -222,8 +222,7 @@ struct RefreshOptionTests {
 struct TwoLevelKioskTests {
     @Test("appearance.two-level: a long pull opens the PNG over the screen; the trace names twoLevel; a bad file is a configuration error")
     func kiosk() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("two-level-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try scratchDirectory("two-level")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let png = dir + "/floor.png"
         let picture = Surface(width: 40, height: 24)

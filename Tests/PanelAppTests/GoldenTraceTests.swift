@@ -74,8 +74,7 @@ struct GoldenTraceTests {
 struct ReplayConfigurationTests {
     @Test("replay --config with a file source shows that file's items, loaded before the recording")
     func fileSource() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("replay-file-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try scratchDirectory("replay-file")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let items = (1...7).map { #"{"title":"Shelf \#($0)","subtitle":"aisle"}"# }.joined(separator: ",")
         try "[\(items)]".write(toFile: dir + "/items.json", atomically: true, encoding: .utf8)

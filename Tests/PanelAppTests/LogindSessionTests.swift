@@ -23,23 +23,10 @@ private final class PrivateBus {
     init() throws {
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--session", "--nofork", "--print-address=1"]
-        address = try Self.firstLine(of: daemon)
+        address = try firstLine(of: daemon)
         logind.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         logind.arguments = [fakeLogind, address]
-        guard try Self.firstLine(of: logind) == "ready" else { throw BusError("the stand-in logind did not start") }
-    }
-
-    /// Starts `process` and reads its first line of output (10 s at most).
-    private static func firstLine(of process: Process) throws -> String {
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let fd = out.fileHandleForReading.fileDescriptor
-        var text = "", byte: UInt8 = 0
-        var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while !text.hasSuffix("\n"), poll(&waiter, 1, 10_000) > 0, read(fd, &byte, 1) == 1 { text.append(Character(UnicodeScalar(byte))) }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard try firstLine(of: logind) == "ready" else { throw BusError("the stand-in logind did not start") }
     }
 
     /// Asks the stand-in to send logind's signal: "pause" (PauseDevice with that kind) or "resume".
@@ -66,6 +53,20 @@ private final class PrivateBus {
             process.waitUntilExit()
         }
     }
+}
+
+/// Starts `process` and reads its first line of output, trimmed (10 s at most): what a server
+/// prints once it is ready (a bus address, Xvfb's display number).
+func firstLine(of process: Process) throws -> String {
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let fd = out.fileHandleForReading.fileDescriptor
+    var text = "", byte: UInt8 = 0
+    var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    while !text.hasSuffix("\n"), poll(&waiter, 1, 10_000) > 0, read(fd, &byte, 1) == 1 { text.append(Character(UnicodeScalar(byte))) }
+    return text.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 private struct BusError: Error, CustomStringConvertible {

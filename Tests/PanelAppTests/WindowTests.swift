@@ -20,19 +20,11 @@ private final class XServer {
     let display: String
 
     init(width: Int = 1920, height: Int = 1200) throws {
-        let out = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
         // -displayfd: Xvfb chooses a free display and writes its number once it accepts clients.
         process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        let fd = out.fileHandleForReading.fileDescriptor
-        var byte: UInt8 = 0
-        var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while !text.hasSuffix("\n"), poll(&waiter, 1, 10_000) > 0, read(fd, &byte, 1) == 1 { text.append(Character(UnicodeScalar(byte))) }
-        guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        let text = try firstLine(of: process)
+        guard let number = Int(text) else {
             process.terminate()
             throw XError("Xvfb gave no display number (\(text))")
         }
@@ -183,8 +175,7 @@ private func traceLines(_ path: String, until done: ([String]) -> Bool) -> [Stri
 struct WindowTests {
     /// A kiosk configuration in a folder of its own: a window, a short refresh.
     private func kiosk(_ extra: String = "") throws -> (dir: String, config: String, trace: String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("window-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try scratchDirectory("window")
         let config = dir + "/config"
         try "[display]\nbackend = window\n\(extra)[data]\nrefresh-seconds = 0.5\n[state]\ndirectory = \(dir)\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
@@ -284,8 +275,7 @@ private func offsetY(of line: String) -> Double? {
 struct NoWindowTests {
     @Test("run --window with no DISPLAY fails at once with the reason (exit 1), not a hang or a crash")
     func noServer() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nowindow-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try scratchDirectory("nowindow")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // An empty DISPLAY and no Wayland: SDL has no video driver to open.
         let run = try ProgramRun(["run", "--window", "--set", "state.directory=\(dir)"],

@@ -17,6 +17,9 @@ struct WindowPointerTests {
         #expect(frames.map { $0.touches.map(\.phase) } == [[.began], [.moved], [.ended]])
         #expect(frames.map { $0.touches[0].position } == [Point(x: 400, y: 20), Point(x: 400, y: 60), Point(x: 400, y: 80)])
         #expect(!pointer.isDown)
+        // Events stamped with minus their age come out at the present given (a window's read).
+        var aged = WindowPointer(rotation: .none, glassWidth: 800, glassHeight: 480)
+        #expect(aged.frames(for: [.press(x: 1, y: 1, at: -0.25), .release(x: 1, y: 1, at: 0)], shiftedBy: 10).map(\.timestamp) == [9.75, 10])
     }
 
     @Test("positions are turned back from the glass to the picture as the display turns it", arguments: [

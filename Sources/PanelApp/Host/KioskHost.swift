@@ -131,13 +131,24 @@ public final class KioskHost: TimeStepped {
         do { try display.handleEvents() } catch { Log.error("display events: \(error)") }
         let touches = display.takeTouches(now: clock.now)
         if !touches.isEmpty { runtime.handle(touches) }
-        if Double(display.width) != runtime.scene.screen.size.width || Double(display.height) != runtime.scene.screen.size.height {
+        if !isLaidOut(width: display.width, height: display.height) {
             Log.info("display: now \(display.width)x\(display.height) (\(display.summary))")
-            touchscreens?.resize(width: Double(display.width), height: Double(display.height))
-            replaceRuntime(with: configuration)
+            layOut(width: display.width, height: display.height)
             return
         }
         runtime.frameCompleted()
+    }
+
+    /// Whether the runtime's UI is laid out at `width`×`height` pixels.
+    private func isLaidOut(width: Int, height: Int) -> Bool {
+        Double(width) == runtime.scene.screen.size.width && Double(height) == runtime.scene.screen.size.height
+    }
+
+    /// The UI built again at a new picture size (a window resized, a panel back in another
+    /// mode), the touchscreens mapped to it.
+    private func layOut(width: Int, height: Int) {
+        touchscreens?.resize(width: Double(width), height: Double(height))
+        replaceRuntime(with: configuration)
     }
 
     /// A DRM uevent: the panel went away, came back, or came back in another mode (then the
@@ -150,11 +161,9 @@ public final class KioskHost: TimeStepped {
         if display.eventDescriptorGeneration != generation {
             Log.info("display: the card came back as a new device (\(display.summary))")
         }
-        if case .connected(let width, let height) = probe,
-           Double(width) != runtime.scene.screen.size.width || Double(height) != runtime.scene.screen.size.height {
+        if case .connected(let width, let height) = probe, !isLaidOut(width: width, height: height) {
             Log.info("display: the panel is back at \(width)x\(height) (\(display.summary))")
-            touchscreens?.resize(width: Double(width), height: Double(height))
-            replaceRuntime(with: configuration)
+            layOut(width: width, height: height)
         } else {
             runtime.displayProbed(probe)
         }
@@ -212,7 +221,7 @@ public final class KioskHost: TimeStepped {
                 } else if number.major == DeviceNumber.inputMajor, let touchscreens {
                     // (Its descriptor may have been revoked and read as gone already: then
                     // the set has forgotten it, and the resume finds it again.)
-                    let nodes = touchscreens.nodes.filter { DeviceNumber(path: $0) == number }
+                    let nodes = touchscreens.nodes(of: number)
                     runtime.handle(touchscreens.suspend(nodes, now: clock.now))
                     Log.info("touchscreen \(number) paused by logind (\(kind))")
                     pausedInputs[number] = nodes
@@ -245,7 +254,7 @@ public final class KioskHost: TimeStepped {
             let found = ((try? TouchscreenDiscovery.list()) ?? []).filter { DeviceNumber(path: $0.node) == number }
             for info in found { runtime.handle(touchscreens.handle(.added(info), now: clock.now)) }
         }
-        let open = touchscreens.nodes.filter { DeviceNumber(path: $0) == number }
+        let open = touchscreens.nodes(of: number)
         Log.info("touchscreen \(number) resumed by logind: " + (open.isEmpty ? "not opened again" : open.joined(separator: ", ")))
     }
 
@@ -355,4 +364,9 @@ public final class KioskHost: TimeStepped {
         Log.info("reloaded \(path)")
         runtime.notifier.notify("STATUS=reloaded the configuration")
     }
+}
+
+extension TouchscreenSet {
+    /// The nodes in use that are the device `number` (logind names devices by number).
+    fileprivate func nodes(of number: DeviceNumber) -> [String] { nodes.filter { DeviceNumber(path: $0) == number } }
 }

@@ -45,6 +45,8 @@ public final class LogindSession {
     public let path: String
     private let bus: OpaquePointer
     private var events: [Event] = []
+    /// Set by each call: sd-bus may have queued signals while it waited for the answer.
+    private var mayHaveQueued = false
     /// Descriptors logind gave, by device, open until the kiosk takes them (`descriptor(for:)`).
     private var given: [DeviceNumber: Int32] = [:]
 
@@ -119,30 +121,39 @@ public final class LogindSession {
         sd_bus_flush_close_unref(bus)
     }
 
-    private static let onPause: sd_bus_message_handler_t = { message, userdata, _ in
+    /// A device's number as logind sends and takes it: two `u` arguments, major then minor.
+    private nonisolated static func readDevice(_ message: OpaquePointer) -> DeviceNumber? {
         var major: UInt32 = 0, minor: UInt32 = 0
+        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &major) > 0,
+              sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &minor) > 0 else { return nil }
+        return DeviceNumber(major: major, minor: minor)
+    }
+
+    /// Appends `number` as the two `u` arguments; sd-bus's result (negative: an errno).
+    private static func append(_ number: DeviceNumber, to message: OpaquePointer) -> Int32 {
+        var major = number.major, minor = number.minor
+        let appended = sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &major)
+        return appended < 0 ? appended : sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &minor)
+    }
+
+    private static let onPause: sd_bus_message_handler_t = { message, userdata, _ in
         var kind: UnsafePointer<CChar>?
-        guard let message, let userdata,
-              sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &major) > 0,
-              sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &minor) > 0,
+        guard let message, let userdata, let number = readDevice(message),
               sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &kind) > 0 else { return 0 }
-        let event = Event.pause(DeviceNumber(major: major, minor: minor), kind: kind.map { String(cString: $0) } ?? "force")
+        let event = Event.pause(number, kind: kind.map { String(cString: $0) } ?? "force")
         // sd_bus_process runs handlers on the thread that called it: the loop's, the main actor.
         deliver(event, to: userdata)
         return 0
     }
 
     private static let onResume: sd_bus_message_handler_t = { message, userdata, _ in
-        var major: UInt32 = 0, minor: UInt32 = 0
         var fd: Int32 = -1
-        guard let message, let userdata,
-              sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &major) > 0,
-              sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &minor) > 0,
+        guard let message, let userdata, let number = readDevice(message),
               sd_bus_message_read_basic(message, CChar(UInt8(ascii: "h")), &fd) > 0 else { return 0 }
         // The message owns its descriptor: a copy outlives it.
         let own = fcntl(fd, F_DUPFD_CLOEXEC, 3)
         guard own >= 0 else { return 0 }
-        let event = Event.resume(DeviceNumber(major: major, minor: minor), fd: own)
+        let event = Event.resume(number, fd: own)
         deliver(event, to: userdata)
         return 0
     }
@@ -158,7 +169,9 @@ public final class LogindSession {
 
     /// A method call on the session and its answer (the caller unrefs it).
     private func call(_ method: String, append: (OpaquePointer) -> Int32 = { _ in 0 }) throws(SessionError) -> OpaquePointer {
-        try Self.call(bus, path: path, interface: "org.freedesktop.login1.Session", method: method, append: append)
+        // While it waits for the answer, sd-bus queues the signals that come first.
+        mayHaveQueued = true
+        return try Self.call(bus, path: path, interface: "org.freedesktop.login1.Session", method: method, append: append)
     }
 
     private static func call(_ bus: OpaquePointer, path: String, interface: String, method: String,
@@ -183,11 +196,7 @@ public final class LogindSession {
     /// device is paused now (the session is not in front).
     public func takeDevice(_ number: DeviceNumber) throws(SessionError) -> (fd: Int32, paused: Bool) {
         if let fd = given.removeValue(forKey: number) { return (fd, false) }
-        let reply = try call("TakeDevice") { message in
-            var major = number.major, minor = number.minor
-            let a = sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &major)
-            return a < 0 ? a : sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &minor)
-        }
+        let reply = try call("TakeDevice") { Self.append(number, to: $0) }
         defer { sd_bus_message_unref(reply) }
         var fd: Int32 = -1
         var inactive: Int32 = 0
@@ -209,11 +218,7 @@ public final class LogindSession {
     /// Tells logind the device is no longer used after a "pause" (it then drops DRM master).
     public func pauseComplete(_ number: DeviceNumber) {
         do {
-            let reply = try call("PauseDeviceComplete") { message in
-                var major = number.major, minor = number.minor
-                let a = sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &major)
-                return a < 0 ? a : sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &minor)
-            }
+            let reply = try call("PauseDeviceComplete") { Self.append(number, to: $0) }
             sd_bus_message_unref(reply)
         } catch {
             Log.warning("\(error)")
@@ -226,15 +231,20 @@ public final class LogindSession {
     /// Reads what the bus has (also what arrived during a call) and returns logind's events
     /// in order.
     public func receive() -> [Event] {
+        mayHaveQueued = false
         while sd_bus_process(bus, nil) > 0 {}
         defer { events = [] }
         return events
     }
 
     /// Whether events wait that were read already during a call (the descriptor will not wake
-    /// for them): what is queued is dispatched first.
+    /// for them): what is queued is dispatched first. Only a call can have queued any, so an
+    /// entry that made none costs no read of the bus.
     public var hasPendingEvents: Bool {
-        while sd_bus_process(bus, nil) > 0 {}
+        if mayHaveQueued {
+            mayHaveQueued = false
+            while sd_bus_process(bus, nil) > 0 {}
+        }
         return !events.isEmpty
     }
 }
