@@ -26,3 +26,16 @@ static inline int panel_fc_index(FcPattern *pattern) {
     FcPatternGetInteger(pattern, FC_INDEX, 0, &index);
     return index;
 }
+
+// The pattern of `family` at `weight` that must also cover `scalar`: fontconfig's match for it
+// is the best installed face that draws the character (the fallback for a run of text).
+static inline FcPattern *panel_fc_pattern_covering(const char *family, int weight, FcChar32 scalar) {
+    FcPattern *pattern = panel_fc_pattern(family, weight);
+    if (!pattern) return NULL;
+    FcCharSet *set = FcCharSetCreate();
+    if (!set) { FcPatternDestroy(pattern); return NULL; }
+    FcCharSetAddChar(set, scalar);
+    FcPatternAddCharSet(pattern, FC_CHARSET, set);
+    FcCharSetDestroy(set);
+    return pattern;
+}

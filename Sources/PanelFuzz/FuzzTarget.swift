@@ -142,19 +142,32 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         guard small.width <= surface.width, small.height <= surface.height else { fatalError("scaled up: \(small.width)x\(small.height)") }
     }
 
+    /// Text layout (shaping, bidi, line breaks) on any bytes: the first picks the width (0-1020
+    /// px), the second the line limit (low 3 bits) and the neutral direction (bit 3).
     @MainActor private static func text(_ bytes: [UInt8]) {
         guard bytes.count >= 2, let fonts else { return }
-        let width = Double(bytes[0]) * 4, lines = Int(bytes[1] % 8)
+        let width = Double(bytes[0]) * 4, lines = Int(bytes[1] % 8), rightToLeft = bytes[1] & 8 != 0
         let text = String(decoding: bytes.dropFirst(2), as: UTF8.self)
         let before = fonts.advancesMeasured
-        let cut = fonts.truncate(text, font: .system(14), pixels: 14, width: width)
+        let laid = fonts.layout(text, font: .system(14), pixels: 14, width: width, maxLines: max(lines, 1),
+                                rightToLeftWhenNeutral: rightToLeft)
         let measured = fonts.advancesMeasured - before
-        guard cut.isEmpty || cut == text || fonts.advance(cut, .system(14), pixels: 14) <= width + 1e-9 else {
-            fatalError("a truncated line wider than \(width): \(cut)")
+        let limit = FontLibrary.scalarLimit(width: width, pixels: 14, lines: max(lines, 1))
+        guard measured <= limit else { fatalError("\(measured) characters shaped for a limit of \(limit)") }
+        guard laid.lines.count <= max(lines, 1) else { fatalError("\(laid.lines.count) lines for a limit of \(lines)") }
+        var end = 0
+        for line in laid.lines {
+            guard line.range.lowerBound >= end else { fatalError("lines overlap: \(line.range) after \(end)") }
+            end = line.range.upperBound
+            let clusters = Set(line.glyphs.map(\.cluster))
+            guard line.glyphs.allSatisfy({ line.range.contains($0.cluster) || $0.cluster == line.range.upperBound }) else {
+                fatalError("a glyph outside its line's characters \(line.range)")
+            }
+            // Only a line of one cluster wider than the whole width may overflow it.
+            guard line.width <= width + 1e-6 || clusters.count <= 1 || width == 0 else {
+                fatalError("a line of \(clusters.count) clusters \(line.width) px wide in \(width)")
+            }
         }
-        guard measured <= cut.unicodeScalars.count + FontLibrary.maxLookahead + 1 else { fatalError("\(measured) advances measured for \(cut.unicodeScalars.count) characters") }
-        let wrapped = fonts.wrap(text, font: .system(14), pixels: 14, width: max(width, 1), maxLines: lines)
-        guard lines == 0 || wrapped.count <= lines else { fatalError("\(wrapped.count) lines for a limit of \(lines)") }
         // Drawn as a label would be, in a small surface.
         let scene = Scene(size: Size(width: 120, height: 60))
         let label = Label(frame: Rect(x: 0, y: 0, width: 120, height: 60))

@@ -33,7 +33,8 @@ open class AutoStateFooter: AutoFooter, StateTitled {
 
     /// A tap on the text loads (also after a failure).
     open override func handleTap(at point: Point) -> Bool {
-        guard !stateLabel.isHidden, stateLabel.frame.contains(point), state == .idle || state == .failed else { return false }
+        // The whole footer answers, not only the text's part of it.
+        guard !stateLabel.isHidden, Rect(origin: .zero, size: frame.size).contains(point), state == .idle || state == .failed else { return false }
         beginRefreshingFromTap()
         return true
     }
@@ -54,8 +55,9 @@ open class AutoNormalFooter: AutoStateFooter {
     /// The spinner left of the text, or centred without it.
     open override func placeSubviews() {
         super.placeSubviews()
-        let centerX = RefreshStyle.indicatorCenterX(width: frame.width, textWidth: stateLabel.textWidth,
-                                                    labelLeftInset: labelLeftInset, textHidden: isTextHidden)
+        let centerX = RefreshStyle.indicatorCenterX(width: frame.width, textWidth: stateLabel.fittedTextWidth,
+                                                    labelLeftInset: labelLeftInset, textHidden: isTextHidden,
+                                                    rightToLeft: isRightToLeft)
         let size = loadingView.frame.size
         loadingView.frame = Rect(x: centerX - size.width / 2, y: frame.height / 2 - size.height / 2,
                                  width: size.width, height: size.height)

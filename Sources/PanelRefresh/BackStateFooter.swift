@@ -39,8 +39,8 @@ open class BackNormalFooter: BackStateFooter {
     /// The arrow and spinner left of the text.
     open override func placeSubviews() {
         super.placeSubviews()
-        ArrowSpinner.place(arrow: arrowView, spinner: loadingView, beside: stateLabel, textWidth: stateLabel.textWidth,
-                           labelLeftInset: labelLeftInset, in: frame.size)
+        ArrowSpinner.place(arrow: arrowView, spinner: loadingView, beside: stateLabel, textWidth: stateLabel.fittedTextWidth,
+                           labelLeftInset: labelLeftInset, in: frame.size, rightToLeft: isRightToLeft)
     }
 
     /// The arrow turns when armed; the spinner replaces it while loading.

@@ -13,11 +13,11 @@ open class NormalHeader: StateHeader {
         ArrowSpinner.prepare(arrow: arrowView, spinner: loadingView, in: self, tint: stateLabel.textColor, rotation: 0)
     }
 
-    /// The arrow and spinner left of the texts.
+    /// The arrow and spinner left of the texts (right of them in Arabic and Hebrew).
     open override func placeSubviews() {
         super.placeSubviews()
         ArrowSpinner.place(arrow: arrowView, spinner: loadingView, beside: stateLabel, textWidth: visibleTextWidth,
-                           labelLeftInset: labelLeftInset, in: frame.size)
+                           labelLeftInset: labelLeftInset, in: frame.size, rightToLeft: isRightToLeft)
     }
 
     /// The arrow flips when armed; the spinner replaces it while refreshing.
@@ -43,12 +43,14 @@ enum ArrowSpinner {
         owner.addSubview(spinner)
     }
 
-    /// Centres both left of the label's centred text (or in the middle when it is hidden);
+    /// Centres both left of the label's centred text (right of it in a right-to-left language;
+    /// in the middle when it is hidden);
     /// the arrow takes the label's colour.
     static func place(arrow: ImageView, spinner: ActivityIndicator, beside label: Label, textWidth: Double,
-                      labelLeftInset: Double, in size: Size) {
+                      labelLeftInset: Double, in size: Size, rightToLeft: Bool) {
         let center = Point(x: RefreshStyle.indicatorCenterX(width: size.width, textWidth: textWidth,
-                                                            labelLeftInset: labelLeftInset, textHidden: label.isHidden),
+                                                            labelLeftInset: labelLeftInset, textHidden: label.isHidden,
+                                                            rightToLeft: rightToLeft),
                            y: size.height / 2)
         let arrowSize = arrow.image?.size ?? RefreshStyle.arrow.size
         arrow.frame = Rect(x: center.x - arrowSize.width / 2, y: center.y - arrowSize.height / 2,

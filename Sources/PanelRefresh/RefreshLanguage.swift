@@ -1,4 +1,6 @@
-/// The languages the components ship texts for: MJRefresh's built-in six and six more.
+import PanelUI
+/// The languages the components ship texts for: MJRefresh's built-in six and eight more, two of
+/// them right to left.
 public enum RefreshLanguage: String, Sendable, Hashable, CaseIterable {
     /// English.
     case english = "en"
@@ -24,6 +26,21 @@ public enum RefreshLanguage: String, Sendable, Hashable, CaseIterable {
     case portuguese = "pt"
     /// Japanese.
     case japanese = "ja"
+    /// Arabic (right to left).
+    case arabic = "ar"
+    /// Hebrew (right to left).
+    case hebrew = "he"
+
+    /// Which way the language reads: Arabic and Hebrew from the right. Components in such a
+    /// language put their arrow and spinner on the right of their texts, rows align right and a
+    /// horizontal list starts at the right.
+    public var layoutDirection: LayoutDirection {
+        switch self {
+        case .arabic, .hebrew: .rightToLeft
+        case .english, .simplifiedChinese, .traditionalChinese, .korean, .russian, .ukrainian, .german, .french,
+             .spanish, .italian, .portuguese, .japanese: .leftToRight
+        }
+    }
 
     /// Maps a BCP 47 or POSIX locale code ("zh_TW.UTF-8", "ru-RU", "zh-Hans-CN") to a shipped
     /// language; anything else is English. Unlike MJRefresh, plain "zh", "zh-CN" and "zh-SG"
@@ -48,6 +65,9 @@ public enum RefreshLanguage: String, Sendable, Hashable, CaseIterable {
         case "it": self = .italian
         case "pt": self = .portuguese
         case "ja": self = .japanese
+        case "ar": self = .arabic
+        // "iw" is Hebrew's code before ISO 639 changed it; Java and old glibc locales still use it.
+        case "he", "iw": self = .hebrew
         default: self = .english
         }
     }

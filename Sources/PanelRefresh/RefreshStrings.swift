@@ -16,6 +16,8 @@ enum RefreshStrings {
         case .italian: return italian(key)
         case .portuguese: return portuguese(key)
         case .japanese: return japanese(key)
+        case .arabic: return arabic(key)
+        case .hebrew: return hebrew(key)
         }
     }
 

@@ -15,18 +15,46 @@ public enum RefreshStyle {
     /// Default gif frame rate when no duration is given: images.count × 0.1 s (10 fps).
     public static let gifSecondsPerFrame: Double = 0.1
 
-    /// Styles a state or time label as MJRefresh's `mj_label`.
+    /// How far a long text shrinks before it wraps: to 0.75 of its size (the 14-point label to
+    /// 10.5 points, about the smallest text a panel at arm's length stays readable at; UIKit's
+    /// labels are commonly given 0.7-0.8).
+    public static let minimumTextScale = 0.75
+    /// Lines a component's text wraps to when it does not fit shrunk: 2, what a 54-point header
+    /// half (27 points) holds at 10.5 points.
+    public static let maxTextLines = 2
+    /// Room kept for the arrow or spinner beside a text: the spinner's width (UIKit's medium
+    /// indicator, 20 points; the arrow is 15), so a text that fits leaves the indicator on screen.
+    public static let indicatorAllowance: Double = 20
+
+    /// Styles a state or time label as MJRefresh's `mj_label`; a text too long for the
+    /// component shrinks, then wraps to two lines (MJRefresh lets it run off both edges).
     @MainActor
     static func styleLabel(_ label: Label) {
         label.font = labelFont
         label.textColor = labelTextColor
         label.alignment = .center
+        label.minimumScaleFactor = minimumTextScale
+        label.numberOfLines = maxTextLines
+    }
+
+    /// Where a component's texts are laid out across `width`: inside the room the arrow or
+    /// spinner and its gap need on both sides, so the centred text and the indicator beside it
+    /// both fit.
+    static func textArea(width: Double, labelLeftInset: Double) -> (x: Double, width: Double) {
+        let inset = min(labelLeftInset + indicatorAllowance, width / 4)
+        return (inset, max(0, width - 2 * inset))
     }
 
     /// Centre x of an arrow, spinner or gif beside centred text (MJ: w/2 − (textWidth/2 +
-    /// labelLeftInset)); the centre itself when the text is hidden.
-    static func indicatorCenterX(width: Double, textWidth: Double, labelLeftInset: Double, textHidden: Bool) -> Double {
-        textHidden ? width / 2 : width / 2 - (textWidth / 2 + labelLeftInset)
+    /// labelLeftInset)), on the text's right in a right-to-left language; the centre itself when
+    /// the text is hidden. Clamped so an `indicatorWidth`-wide indicator stays inside `width`
+    /// (a long text once pushed it to x = -28 on a 480-wide panel).
+    static func indicatorCenterX(width: Double, textWidth: Double, labelLeftInset: Double, textHidden: Bool,
+                                 indicatorWidth: Double = indicatorAllowance, rightToLeft: Bool = false) -> Double {
+        guard !textHidden else { return width / 2 }
+        let offset = textWidth / 2 + labelLeftInset
+        let x = rightToLeft ? width / 2 + offset : width / 2 - offset
+        return min(max(x, indicatorWidth / 2), max(indicatorWidth / 2, width - indicatorWidth / 2))
     }
 }
 
@@ -96,9 +124,14 @@ extension StateTitled {
     /// The footers' layout: the label over the whole component, a Gif variant's picture beside
     /// its text (`labelLeftInset` apart), centred when `textHidden`.
     func fillWithStateLabel(labelLeftInset: Double, textHidden: Bool) {
-        stateLabel.frame = Rect(origin: .zero, size: frame.size)
-        gif?.place(in: frame.size, textWidth: stateLabel.textWidth, labelLeftInset: labelLeftInset, textHidden: textHidden)
+        let area = RefreshStyle.textArea(width: frame.width, labelLeftInset: labelLeftInset)
+        stateLabel.frame = Rect(x: area.x, y: 0, width: area.width, height: frame.height)
+        gif?.place(in: frame.size, textWidth: stateLabel.fittedTextWidth, labelLeftInset: labelLeftInset, textHidden: textHidden,
+                   rightToLeft: isRightToLeft)
     }
+
+    /// Whether the component's language reads from the right (its indicator goes right of the text).
+    var isRightToLeft: Bool { localizer.language.layoutDirection == .rightToLeft }
 
     /// The State variants' part of `prepare()`: the label styled and added, its texts `keys`,
     /// and a Gif variant's picture.
@@ -196,15 +229,17 @@ final class GifFrames {
     }
 
     /// Places the gif view: the whole component, centred, when there is no text; else the
-    /// space left of the centred text, against its right edge (MJRefreshGifHeader).
-    func place(in size: Size, textWidth: Double, labelLeftInset: Double, textHidden: Bool) {
+    /// space left of the centred text, against its right edge (MJRefreshGifHeader), or right of
+    /// it in a right-to-left language.
+    func place(in size: Size, textWidth: Double, labelLeftInset: Double, textHidden: Bool, rightToLeft: Bool = false) {
         if textHidden {
             view.contentMode = .center
             view.frame = Rect(origin: .zero, size: size)
         } else {
-            view.contentMode = .right
-            let width = size.width * 0.5 - textWidth * 0.5 - labelLeftInset
-            view.frame = Rect(x: 0, y: 0, width: max(width, 0), height: size.height)
+            // The space beside the text on its leading side, the picture against the text.
+            let width = max(0, size.width * 0.5 - textWidth * 0.5 - labelLeftInset)
+            view.contentMode = rightToLeft ? .left : .right
+            view.frame = Rect(x: rightToLeft ? size.width - width : 0, y: 0, width: width, height: size.height)
         }
     }
 }

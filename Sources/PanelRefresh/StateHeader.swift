@@ -28,22 +28,25 @@ open class StateHeader: RefreshHeader, StateTitled {
 
     /// Widest visible text, points.
     var visibleTextWidth: Double {
-        max(stateLabel.textWidth, lastUpdatedTimeLabel.isHidden ? 0 : lastUpdatedTimeLabel.textWidth)
+        max(stateLabel.fittedTextWidth, lastUpdatedTimeLabel.isHidden ? 0 : lastUpdatedTimeLabel.fittedTextWidth)
     }
 
     /// The state text above the last-updated line, or alone when that is hidden.
     open override func placeSubviews() {
         super.placeSubviews()
-        gif?.place(in: frame.size, textWidth: visibleTextWidth, labelLeftInset: labelLeftInset,
-                   textHidden: stateLabel.isHidden && lastUpdatedTimeLabel.isHidden)
-        guard !stateLabel.isHidden else { return }
-        if lastUpdatedTimeLabel.isHidden {
-            stateLabel.frame = Rect(origin: .zero, size: frame.size)
-        } else {
-            let half = frame.height * 0.5
-            stateLabel.frame = Rect(x: 0, y: 0, width: frame.width, height: half)
-            lastUpdatedTimeLabel.frame = Rect(x: 0, y: half, width: frame.width, height: frame.height - half)
+        let area = RefreshStyle.textArea(width: frame.width, labelLeftInset: labelLeftInset)
+        if !stateLabel.isHidden {
+            if lastUpdatedTimeLabel.isHidden {
+                stateLabel.frame = Rect(x: area.x, y: 0, width: area.width, height: frame.height)
+            } else {
+                let half = frame.height * 0.5
+                stateLabel.frame = Rect(x: area.x, y: 0, width: area.width, height: half)
+                lastUpdatedTimeLabel.frame = Rect(x: area.x, y: half, width: area.width, height: frame.height - half)
+            }
         }
+        // After the labels: the picture goes beside the text as fitted in their width.
+        gif?.place(in: frame.size, textWidth: visibleTextWidth, labelLeftInset: labelLeftInset,
+                   textHidden: stateLabel.isHidden && lastUpdatedTimeLabel.isHidden, rightToLeft: isRightToLeft)
     }
 
     /// Shows the state's text.

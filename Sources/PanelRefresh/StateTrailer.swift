@@ -7,10 +7,12 @@ open class StateTrailer: Trailer, StateTitled {
     /// Adds the state label, one character per line.
     open override func prepare() {
         super.prepare()
-        stateLabel.numberOfLines = 0
         prepareStateLabel(TitleKeys(idle: .trailerIdle, pulling: .trailerPulling, refreshing: .trailerRefreshing,
                                     noMoreData: .trailerNoMoreData, failed: .trailerIdle, success: .footerFinished,
                                     failure: .footerFailed))
+        // A column as tall as the list: as many lines as the text needs, at its full size.
+        stateLabel.numberOfLines = 0
+        stateLabel.minimumScaleFactor = 1
     }
 
     /// Width of the one-character column: ceil(font size) (MJRefreshStateTrailer).

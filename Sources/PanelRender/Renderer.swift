@@ -150,31 +150,29 @@ public final class Renderer {
 
     private func drawLabel(_ label: Label, in rect: Rect, opacity: Double, canvas: Canvas) {
         guard !label.text.isEmpty, rect.width > 0 else { return }
-        let pixels = FontLibrary.pixels(label.font, scale: scale)
-        let lines: [String]
-        if label.numberOfLines == 1 {
-            lines = [fonts.truncate(label.text, font: label.font, pixels: pixels, width: rect.width)]
-        } else {
-            // Nothing past the last line drawn is measured; a label with no limit draws at most
-            // `maxUnlimitedLines` (far more than a screen holds).
-            let limit = label.numberOfLines > 0 ? label.numberOfLines : Self.maxUnlimitedLines
-            lines = fonts.wrap(label.text, font: label.font, pixels: pixels, width: rect.width, maxLines: limit)
-        }
-        let m = fonts.metrics(label.font, pixels: pixels)
+        // A label that may shrink or wrap draws with the font and lines its layout chose.
+        let (font, fittedLines) = label.fitted(width: rect.width / scale)
+        let pixels = FontLibrary.pixels(font, scale: scale)
+        let m = fonts.metrics(font, pixels: pixels)
         let lineHeight = m.height.rounded(.up)
+        // Lines past the label's height are not laid out (UILabel cuts the last one that fits
+        // with "…"); a label with no limit draws at most `maxUnlimitedLines`.
+        let asked = fittedLines > 0 ? fittedLines : Self.maxUnlimitedLines
+        let fitting = rect.height.isFinite ? max(1, Int((rect.height + 0.5) / max(lineHeight, 1))) : asked
+        let rightToLeftUI = label.screen?.layoutDirection == .rightToLeft
+        let laid = fonts.layout(label.text, font: font, pixels: pixels, width: rect.width,
+                                maxLines: min(asked, fitting), rightToLeftWhenNeutral: rightToLeftUI)
         // Centred vertically, as UILabel does.
-        let top = rect.midY - lineHeight * Double(lines.count) / 2
-        for (i, line) in lines.enumerated() {
-            let width = fonts.advance(line, label.font, pixels: pixels)
+        let top = rect.midY - lineHeight * Double(laid.lines.count) / 2
+        for (i, line) in laid.lines.enumerated() {
             let x: Double
-            switch label.alignment {
-            case .left: x = rect.minX
-            case .center: x = rect.midX - width / 2
-            case .right: x = rect.maxX - width
+            switch label.alignment.resolved(rightToLeft: laid.isRightToLeft) {
+            case .left, .natural: x = rect.minX
+            case .center: x = rect.midX - line.width / 2
+            case .right: x = rect.maxX - line.width
             }
             let baseline = top + Double(i) * lineHeight + (lineHeight - (m.ascender - m.descender)) / 2 + m.ascender
-            fonts.drawLine(line, font: label.font, pixels: pixels, x: x, baseline: baseline, color: label.textColor,
-                           opacity: opacity, on: canvas)
+            fonts.draw(laid, line: i, x: x, baseline: baseline, color: label.textColor, opacity: opacity, on: canvas)
         }
     }
 
@@ -184,6 +182,7 @@ public final class Renderer {
         switch mode {
         case .center: return Rect(x: rect.midX - w / 2, y: rect.midY - h / 2, width: w, height: h)
         case .right: return Rect(x: rect.maxX - w, y: rect.midY - h / 2, width: w, height: h)
+        case .left: return Rect(x: rect.minX, y: rect.midY - h / 2, width: w, height: h)
         case .scaleToFill: return rect
         case .scaleAspectFit:
             let f = min(rect.width / max(w, 1), rect.height / max(h, 1))

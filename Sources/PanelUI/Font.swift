@@ -33,6 +33,20 @@ public protocol TextMeasurer: AnyObject {
     func width(of text: String, font: Font) -> Double
     /// Height of one line, points.
     func lineHeight(of font: Font) -> Double
+    /// The size of `text` broken into lines no wider than `width` points, at most `maxLines`
+    /// (0: as many as it needs): the widest line's advance, and the lines' heights.
+    func size(of text: String, font: Font, width: Double, maxLines: Int) -> Size
+}
+
+extension TextMeasurer {
+    /// The estimate's wrap: as many lines as the one-line width needs, rounded up.
+    public func size(of text: String, font: Font, width: Double, maxLines: Int) -> Size {
+        guard !text.isEmpty else { return Size(width: 0, height: 0) }
+        let whole = self.width(of: text, font: font)
+        var lines = width > 0 && width.isFinite ? max(1, Int((whole / width).rounded(.up))) : 1
+        if maxLines > 0 { lines = min(lines, maxLines) }
+        return Size(width: min(whole, width), height: lineHeight(of: font) * Double(lines))
+    }
 }
 
 /// Text metrics without a font file: 0.55 em per narrow character, 1 em per wide one (CJK,

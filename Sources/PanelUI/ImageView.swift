@@ -35,6 +35,8 @@ public enum ContentMode: String, Sendable, Hashable {
     case center
     /// Natural size, against the right edge, centred vertically (MJRefresh's gif beside text).
     case right
+    /// Natural size, against the left edge, centred vertically (the gif beside right-to-left text).
+    case left
     /// Stretched to the bounds.
     case scaleToFill
     /// As large as fits, aspect kept, centred.

@@ -23,6 +23,11 @@ public enum RowHeight: Sendable {
     /// Each row asks; heights are summed once per `reloadData()` and looked up by binary
     /// search per frame.
     case variable(@Sendable (Int) -> Double)
+    /// Each row as tall as its cell's content (UITableView's `automaticDimension`): rows are
+    /// `estimated` points until they first come on screen, then measured once
+    /// (`ListCell.fittingHeight(width:)`) and kept until `reloadData()`; a frame measures only
+    /// rows new on screen. Vertical lists only (a horizontal list's columns take `estimated`).
+    case automatic(estimated: Double)
 }
 
 /// A list of rows on a scroll view, vertical (rows one under the other) or horizontal (rows
@@ -53,6 +58,12 @@ open class ListView: ScrollView {
     /// Row tops for variable heights: `rowOffsets[i]` is the top of row i, the last entry the
     /// content height.
     private var rowOffsets: [Double] = []
+    /// Row heights for automatic heights, estimated until measured.
+    private var extents = RowExtents(count: 0, length: 0)
+    /// Which rows have been measured since the last `reloadData()`.
+    private var measured: [Bool] = []
+    /// Rows measured so far (for tests: each once per reload).
+    public private(set) var rowsMeasured = 0
     /// The cells on screen, by row.
     public private(set) var visibleCells: [Int: ListCell] = [:]
     private var reusableCells: [ListCell] = []
@@ -85,6 +96,11 @@ open class ListView: ScrollView {
             offsets.append(y)
             rowOffsets = offsets
             contentSize = sized(length: y)
+        case .automatic(let estimate):
+            rowOffsets = []
+            extents = RowExtents(count: numberOfRows, length: max(0, estimate))
+            measured = Array(repeating: false, count: numberOfRows)
+            contentSize = sized(length: extents.total)
         }
         staleRows = Set(visibleCells.keys)
         setNeedsLayout()
@@ -115,6 +131,10 @@ open class ListView: ScrollView {
             guard row >= 0, row + 1 < rowOffsets.count else { return .zero }
             start = rowOffsets[row]
             length = rowOffsets[row + 1] - rowOffsets[row]
+        case .automatic:
+            guard row >= 0, row < extents.count else { return .zero }
+            start = extents.start(of: row)
+            length = extents.lengths[row]
         }
         return orientation == .vertical ? Rect(x: 0, y: start, width: frame.width, height: length)
                                         : Rect(x: start, y: 0, width: length, height: frame.height)
@@ -134,6 +154,8 @@ open class ListView: ScrollView {
                 if rowOffsets[mid] <= y { lo = mid } else { hi = mid - 1 }
             }
             return lo
+        case .automatic:
+            return extents.row(at: max(y, 0))
         }
     }
 
@@ -181,6 +203,14 @@ open class ListView: ScrollView {
         // Rows span the list: a resized list must not become scrollable across its rows.
         if orientation == .vertical, contentSize.width != frame.width { contentSize.width = frame.width }
         if orientation == .horizontal, contentSize.height != frame.height { contentSize.height = frame.height }
+        // Rows measured in a pass change which rows show; a few passes settle it (each row is
+        // measured once, so later passes only place cells).
+        for _ in 0..<4 where placeVisibleRows() {}
+    }
+
+    /// Places the cells of the visible rows; true when automatic rows were measured (and the
+    /// rows after them moved).
+    private func placeVisibleRows() -> Bool {
         let rows = visibleRows
         for (row, cell) in visibleCells where !rows.contains(row) {
             cell.isHidden = true
@@ -210,6 +240,27 @@ open class ListView: ScrollView {
             visibleCells[row] = cell
         }
         staleRows.removeAll()
+        return measureNewRows(rows)
+    }
+
+    /// Measures the automatic rows of `rows` not measured yet; true if a height changed.
+    private func measureNewRows(_ rows: Range<Int>) -> Bool {
+        guard case .automatic = rowHeight, orientation == .vertical else { return false }
+        var changed = false
+        for row in rows where row < measured.count && !measured[row] {
+            guard let cell = visibleCells[row] else { continue }
+            measured[row] = true
+            rowsMeasured += 1
+            let height = max(0, cell.fittingHeight(width: frame.width))
+            if height != extents.lengths[row] {
+                extents.set(row, height)
+                changed = true
+            }
+        }
+        guard changed else { return false }
+        contentSize = sized(length: extents.total)
+        for (row, cell) in visibleCells { cell.frame = rectForRow(row) }
+        return true
     }
 }
 
@@ -224,6 +275,10 @@ open class ListCell: View {
     public let separator = View()
     /// Left margin of the texts and the separator, points (UITableViewCell's 16).
     public var contentMargin: Double = 16 { didSet { setNeedsLayout() } }
+    /// Space above and below the texts of a row sized to them, points (UITableViewCell's 11).
+    public var verticalMargin: Double = 11 { didSet { setNeedsLayout() } }
+    /// The shortest an automatic row gets, points (UITableView's 44).
+    public var minimumHeight: Double = ListView.defaultRowHeight
     /// The row shown, or -1 when unused.
     public internal(set) var row = -1
     weak var list: ListView?
@@ -234,6 +289,9 @@ open class ListCell: View {
         backgroundColor = .white
         titleLabel.font = .system(17)
         subtitleLabel.font = .system(13)
+        // Arabic and Hebrew rows start at the right; the rest at the left.
+        titleLabel.alignment = .natural
+        subtitleLabel.alignment = .natural
         subtitleLabel.textColor = Color(red: 110, green: 110, blue: 115)
         separator.backgroundColor = .separator
         addSubview(titleLabel)
@@ -248,10 +306,37 @@ open class ListCell: View {
         setNeedsLayout()
     }
 
+    /// The heights of the title and the subtitle laid out in `width` points with their line limits.
+    private func textHeights(width: Double) -> (title: Double, subtitle: Double) {
+        func height(_ label: Label) -> Double {
+            guard !label.text.isEmpty else { return 0 }
+            return label.textMeasurer.size(of: label.text, font: label.font, width: width, maxLines: label.numberOfLines).height
+        }
+        return (height(titleLabel), height(subtitleLabel))
+    }
+
+    /// Gap between the title and the subtitle, points.
+    static let textGap: Double = 2
+
+    /// The row height the texts need at `width` (an automatic row's): the title's and
+    /// subtitle's lines, the gap, `verticalMargin` above and below; at least `minimumHeight`.
+    open func fittingHeight(width: Double) -> Double {
+        let h = textHeights(width: width - 2 * contentMargin)
+        let texts = h.title + (h.subtitle > 0 ? Self.textGap + h.subtitle : 0)
+        return max(minimumHeight, (texts + 2 * verticalMargin).rounded(.up))
+    }
+
     /// The title over the subtitle, the separator at the bottom.
     open override func layoutSubviews() {
         let width = frame.width - 2 * contentMargin
-        if subtitleLabel.text.isEmpty {
+        if titleLabel.numberOfLines != 1 || subtitleLabel.numberOfLines != 1 {
+            // Lines that wrap: the block of both texts centred in the row.
+            let h = textHeights(width: width)
+            let block = h.title + (h.subtitle > 0 ? Self.textGap + h.subtitle : 0)
+            let top = ((frame.height - block) / 2).rounded(.down)
+            titleLabel.frame = Rect(x: contentMargin, y: top, width: width, height: h.title)
+            subtitleLabel.frame = h.subtitle > 0 ? Rect(x: contentMargin, y: top + h.title + Self.textGap, width: width, height: h.subtitle) : .zero
+        } else if subtitleLabel.text.isEmpty {
             titleLabel.frame = Rect(x: contentMargin, y: 0, width: width, height: frame.height)
             subtitleLabel.frame = .zero
         } else {
@@ -263,7 +348,9 @@ open class ListCell: View {
             // Columns: the separator runs down the right edge.
             separator.frame = Rect(x: frame.width - 1, y: contentMargin, width: 1, height: frame.height - 2 * contentMargin)
         } else {
-            separator.frame = Rect(x: contentMargin, y: frame.height - 1, width: frame.width - contentMargin, height: 1)
+            // Inset at the texts' starting edge: the right in a right-to-left screen.
+            let inset = screen?.layoutDirection == .rightToLeft ? 0 : contentMargin
+            separator.frame = Rect(x: inset, y: frame.height - 1, width: frame.width - contentMargin, height: 1)
         }
     }
 

@@ -22,6 +22,9 @@ public final class Screen {
     public let animator: Animator
     /// Measures text for layout (the renderer's fonts; an estimate without them).
     public var textMeasurer: any TextMeasurer
+    /// Which way the UI reads (the program sets it from the language): the direction of texts
+    /// with no strong letter of their own, and of lists whose `layoutDirection` is not set.
+    public var layoutDirection: LayoutDirection = .leftToRight
     /// Frames presented so far; components treat a screen with none as "not yet shown"
     /// (MJRefresh's view without a window).
     public private(set) var framesPresented = 0

@@ -112,7 +112,7 @@ struct ResizingTests {
         stage.scene.frame()
         #expect(header.frame.width == 480)
         #expect(footer.frame.width == 480)
-        #expect(header.stateLabel.frame.width == 480)
+        #expect(header.stateLabel.frame.width == 480 - 2 * 45)
         #expect(stage.list.contentSize.width == 480)
         #expect(!stage.list.canScrollHorizontally)
         #expect(stage.list.visibleCells.values.allSatisfy { $0.frame.width == 480 })

@@ -99,7 +99,8 @@ struct HeaderScenarioTests {
         header.lastUpdatedTimeLabel.isHidden = true
         header.automaticallyChangeAlpha = true
         stage.scene.frame()
-        #expect(header.stateLabel.frame == Rect(x: 0, y: 0, width: 800, height: 54))
+        // The texts keep room for the arrow or spinner and its gap on both sides: 25 + 20 points.
+        #expect(header.stateLabel.frame == Rect(x: 45, y: 0, width: 710, height: 54))
         #expect(header.alpha == 0)
         stage.pullDown(60, lift: false)
         #expect(header.pullingPercent > 0 && header.pullingPercent < 1)
@@ -123,8 +124,8 @@ struct HeaderScenarioTests {
         let stage = RefreshStage()
         let header = stage.attach(header: NormalHeader(localizer: RefreshLocalizer()))
         stage.scene.frame()
-        #expect(header.stateLabel.frame == Rect(x: 0, y: 0, width: 800, height: 27))
-        #expect(header.lastUpdatedTimeLabel.frame == Rect(x: 0, y: 27, width: 800, height: 27))
+        #expect(header.stateLabel.frame == Rect(x: 45, y: 0, width: 710, height: 27))
+        #expect(header.lastUpdatedTimeLabel.frame == Rect(x: 45, y: 27, width: 710, height: 27))
         #expect(header.stateLabel.font == .bold(14))
         #expect(header.stateLabel.textColor == Color(red: 90, green: 90, blue: 90))
         let widest = max(header.stateLabel.textWidth, header.lastUpdatedTimeLabel.textWidth)

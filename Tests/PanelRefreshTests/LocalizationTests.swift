@@ -5,13 +5,16 @@ import Testing
 @MainActor
 @Suite("Localised texts")
 struct LocalizationTests {
-    @Test("twelve languages, each with its own texts")
-    func twelve() {
-        #expect(RefreshLanguage.allCases.count == 12)
+    @Test("fourteen languages, each with its own texts; Arabic and Hebrew read from the right")
+    func fourteen() {
+        #expect(RefreshLanguage.allCases.count == 14)
+        #expect(RefreshLanguage.allCases.filter { $0.layoutDirection == .rightToLeft } == [.arabic, .hebrew])
+        #expect(RefreshLanguage(code: "ar_EG.UTF-8") == .arabic && RefreshLanguage(code: "he-IL") == .hebrew
+                && RefreshLanguage(code: "iw_IL") == .hebrew)
         let localizer = RefreshLocalizer()
         let idle = Set(RefreshLanguage.allCases.map { localizer.text(.headerIdle, in: $0) })
         // Simplified and Traditional Chinese write "下拉即可更新" alike; the rest all differ.
-        #expect(idle.count == 11, "no two other languages share the header's text")
+        #expect(idle.count == 13, "no two other languages share the header's text")
         #expect(localizer.text(.headerPulling, in: .simplifiedChinese) != localizer.text(.headerPulling, in: .traditionalChinese))
         #expect(localizer.text(.headerPulling, in: .german) == "Loslassen zum Aktualisieren")
         #expect(localizer.text(.footerNoMoreData, in: .japanese) == "すべて表示しました")

@@ -6,20 +6,7 @@ import PanelUI
 @MainActor
 @Suite("Drawing costs what shows")
 struct BoundedDrawingTests {
-    /// The longest prefix of `text` that fits `width` with an ellipsis after it, measured
-    /// prefix by prefix: the reference the one-pass truncation must equal.
-    func reference(_ fonts: FontLibrary, _ text: String, width: Double) -> String {
-        guard fonts.advance(text, .system(14), pixels: 14) > width else { return text }
-        var kept = ""
-        for c in text.unicodeScalars {
-            let next = kept + String(c)
-            if fonts.advance(next + "…", .system(14), pixels: 14) > width { break }
-            kept = next
-        }
-        return kept + "…"
-    }
-
-    @Test("truncating a 10,000-character title measures only what fits (each character cut was measured again: 15 s on the loop)")
+    @Test("truncating a 10,000-character title shapes only what can show on the line (each character cut was measured again: 15 s on the loop)")
     func truncationIsBounded() throws {
         let fonts = try FontLibrary()
         let title = String(repeating: "Pull down to refresh ", count: 500)
@@ -28,10 +15,16 @@ struct BoundedDrawingTests {
         let cut = fonts.truncate(title, font: .system(14), pixels: 14, width: 300)
         let measured = fonts.advancesMeasured - before
         #expect(cut.hasSuffix("…"))
-        #expect(measured <= cut.unicodeScalars.count + 4, "\(measured) advances for \(cut.unicodeScalars.count) characters shown")
-        #expect(cut == reference(fonts, String(title.prefix(200)), width: 300))
+        #expect(measured <= FontLibrary.scalarLimit(width: 300, pixels: 14, lines: 1), "\(measured) characters shaped for \(cut.unicodeScalars.count) shown")
+        #expect(measured < 200)
+        // As long as fits: the cut ends at a word's last letter, and one more word would not fit.
+        #expect(fonts.advance(cut, .system(14), pixels: 14) <= 300)
+        let kept = cut.dropLast()
+        #expect(title.hasPrefix(kept) && kept.last != " ")
+        let longer = String(title.prefix(kept.count + 8))
+        #expect(fonts.advance(longer + "…", .system(14), pixels: 14) > 300)
         for text in ["", "a", "Short", "Pull down to refresh"] {
-            #expect(fonts.truncate(text, font: .system(14), pixels: 14, width: 120) == reference(fonts, text, width: 120), "\(text)")
+            #expect(fonts.truncate(text, font: .system(14), pixels: 14, width: 200) == text, "\(text)")
         }
         #expect(fonts.truncate("Pull", font: .system(14), pixels: 14, width: 1) == "")
     }
@@ -43,7 +36,32 @@ struct BoundedDrawingTests {
         let before = fonts.advancesMeasured
         let lines = fonts.wrap(text, font: .system(14), pixels: 14, width: 100, maxLines: 2)
         #expect(lines.count == 2)
-        #expect(fonts.advancesMeasured - before <= lines.joined().count + 1)
+        #expect(lines[1].hasSuffix("…"))
+        #expect(fonts.advancesMeasured - before <= FontLibrary.scalarLimit(width: 100, pixels: 14, lines: 2))
+    }
+
+    @Test("hostile text: a megabyte title, 10,000 marks on one letter, unpaired bidi controls, invalid UTF-8 are laid out in bounded work")
+    func hostileText() throws {
+        let fonts = try FontLibrary()
+        let cases: [(String, String)] = [
+            ("1 MB title", String(repeating: "كلمة word ", count: 100_000)),
+            ("10,000 marks", "a" + String(repeating: "\u{301}", count: 10_000) + " b"),
+            ("unpaired bidi controls", String(repeating: "\u{202E}\u{2067}abc\u{202B}", count: 5_000)),
+            ("invalid UTF-8", String(decoding: [0xff, 0xfe, 0xc3, 0x28, 0xe2, 0x82, 0x41, 0xf0, 0x9f, 0x98] + Array("tail".utf8), as: UTF8.self)),
+        ]
+        for (name, text) in cases {
+            for lines in [1, 3] {
+                let before = fonts.advancesMeasured
+                let laid = fonts.layout(text, font: .system(14), pixels: 14, width: 300, maxLines: lines)
+                let shaped = fonts.advancesMeasured - before
+                #expect(shaped <= FontLibrary.scalarLimit(width: 300, pixels: 14, lines: lines), "\(name): \(shaped) shaped")
+                #expect(laid.lines.count <= lines && !laid.lines.isEmpty, "\(name)")
+                #expect(laid.lines.allSatisfy { $0.width <= 300 + 1e-6 }, "\(name)")
+            }
+        }
+        // The pile of marks keeps 30 of them on its letter (UAX #15's stream-safe limit).
+        let marks = fonts.layout(cases[1].1, font: .system(14), pixels: 14, width: 300, maxLines: 1)
+        #expect(marks.scalars.count == 1 + FontLibrary.maxMarksInARow + 2)
     }
 
     @Test("an image drawn smaller than its file is kept at the drawn size; the cache never holds more than its budget")

@@ -182,8 +182,13 @@ public struct Configuration: Sendable {
     public var labelColor = Color(red: 90, green: 90, blue: 90)
     /// `appearance.font`: the texts' fontconfig family.
     public var font = "sans-serif"
-    /// `rows.height`: a row's height (a column's width across), points.
+    /// `rows.height`: a row's height (a column's width across), points; with more than one line
+    /// of title or subtitle, the shortest a row gets (rows grow to their text).
     public var rowHeight = 72.0
+    /// `rows.title-lines`: lines a row's title wraps to, 1 to 8 (0: as many as it needs).
+    public var titleLines = 1
+    /// `rows.subtitle-lines`: lines a row's subtitle wraps to, 1 to 8 (0: as many as it needs).
+    public var subtitleLines = 1
     /// `appearance.failure-seconds`: how long a failure shows, seconds.
     public var failureSeconds = 2.0
     // [refresh]
@@ -499,7 +504,9 @@ public struct Configuration: Sendable {
             Key(section: "data", name: "refresh-seconds", doc: "how long the sample source takes to load, seconds (0 to 60)") { $0.refreshSeconds = try number($1, refreshSecondsRange) },
             Key(section: "rows", name: "title", doc: "the item field shown as a row's title") { $0.titleField = $1 },
             Key(section: "rows", name: "subtitle", doc: "the item field shown under it") { $0.subtitleField = $1 },
-            Key(section: "rows", name: "height", doc: "row height, points (24 to 400); a column's width in a horizontal list") { $0.rowHeight = try number($1, 24...400) },
+            Key(section: "rows", name: "height", doc: "row height, points (24 to 400); a column's width in a horizontal list; with title-lines or subtitle-lines above 1, the shortest a row gets") { $0.rowHeight = try number($1, 24...400) },
+            Key(section: "rows", name: "title-lines", doc: "lines a row's title wraps to at word boundaries, the last cut with an ellipsis (0 to 8; 0: as many as it needs); above 1, each row is as tall as its texts, measured once when it first shows") { $0.titleLines = try integer($1, 0...8) },
+            Key(section: "rows", name: "subtitle-lines", doc: "lines a row's subtitle wraps to, as title-lines (0 to 8)") { $0.subtitleLines = try integer($1, 0...8) },
             Key(section: "list", name: "orientation", doc: "vertical (rows, pulled down to refresh, loading more at the end) or horizontal (columns; the trailer, pulled left past the last column, loads the next page; no header)") {
                 $0.orientation = try choice($1, Orientation.self)
             },

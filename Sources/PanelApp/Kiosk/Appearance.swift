@@ -107,15 +107,21 @@ public enum Appearance {
 
     /// Row cells in the configured colours and font.
     public static func styleRows(_ list: ListView, _ c: Configuration) {
-        list.rowHeight = .fixed(c.rowHeight)
+        // Texts of more than one line size their rows (vertical lists; columns keep their width).
+        let wraps = c.titleLines != 1 || c.subtitleLines != 1
+        list.rowHeight = wraps && list.orientation == .vertical ? .automatic(estimated: c.rowHeight) : .fixed(c.rowHeight)
         list.makeCell = {
             let cell = ListCell()
+            cell.titleLabel.numberOfLines = c.titleLines
+            cell.subtitleLabel.numberOfLines = c.subtitleLines
+            cell.minimumHeight = c.rowHeight
             cell.backgroundColor = c.background
             cell.titleLabel.textColor = c.textColor
             cell.titleLabel.font = Font(family: c.font, size: cell.titleLabel.font.size)
             cell.subtitleLabel.font = Font(family: c.font, size: cell.subtitleLabel.font.size)
             return cell
         }
+        list.reloadData()
     }
 
     /// The gif frames of `appearance.gif-frames`: idle-*.png, pulling-*.png, refreshing-*.png

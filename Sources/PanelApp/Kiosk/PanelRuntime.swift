@@ -96,6 +96,8 @@ public final class PanelRuntime {
         switch content {
         case .list(let source):
             let localizer = RefreshLocalizer(language: RefreshLanguage(code: configuration.locale ?? host.language))
+            // Arabic and Hebrew kiosks read from the right: rows, the header, a horizontal list.
+            scene.screen.layoutDirection = localizer.language.layoutDirection
             let session = PanelSession(scene: scene, source: source(scene.animator), pageSize: configuration.pageSize, localizer: localizer,
                                        header: try Appearance.header(configuration, localizer: localizer,
                                                                      screen: (display.width, display.height)),

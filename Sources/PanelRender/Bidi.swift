@@ -1,0 +1,62 @@
+import CFriBidi
+
+/// A paragraph's bidirectional levels (UAX #9, by FriBidi): which characters run right to left,
+/// and the order a line of them is shown in.
+struct Bidi {
+    /// FriBidi's type of each character (kept for reordering lines).
+    let types: [FriBidiCharType]
+    /// The resolved embedding level of each character: even left to right, odd right to left.
+    let levels: [FriBidiLevel]
+    /// The paragraph's direction: its first strong character's, else the fallback's.
+    let isRightToLeft: Bool
+
+    /// The levels of `scalars`; a paragraph with no strong character takes `rightToLeftWhenNeutral`.
+    /// FriBidi failing (it allocates) leaves every character at the fallback's level.
+    init(_ scalars: [UInt32], rightToLeftWhenNeutral: Bool) {
+        let count = scalars.count
+        var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: count)
+        var brackets = [FriBidiBracketType](repeating: 0, count: count)
+        var levels = [FriBidiLevel](repeating: 0, count: count)
+        var result: Int32 = -1
+        if count > 0 {
+            result = scalars.withUnsafeBufferPointer { text in
+                panel_bidi_levels(text.baseAddress, FriBidiStrIndex(count), rightToLeftWhenNeutral ? 1 : 0,
+                                  &types, &brackets, &levels)
+            }
+        }
+        if result < 0 {
+            levels = [FriBidiLevel](repeating: rightToLeftWhenNeutral ? 1 : 0, count: count)
+            isRightToLeft = rightToLeftWhenNeutral
+        } else {
+            isRightToLeft = result == 1
+        }
+        self.types = types
+        self.levels = levels
+    }
+
+    /// For each character of `range` (one line), its place from the left when shown: rules L1
+    /// and L2 applied to that line alone. Indices outside the range are not set.
+    func visualPositions(of range: Range<Int>) -> [Int: Int] {
+        guard !range.isEmpty else { return [:] }
+        var lineLevels = levels
+        var map = [FriBidiStrIndex](repeating: 0, count: levels.count)
+        for i in range { map[i] = FriBidiStrIndex(i) }
+        let failed = types.withUnsafeBufferPointer { types in
+            panel_bidi_reorder_line(types.baseAddress, FriBidiStrIndex(range.lowerBound), FriBidiStrIndex(range.count),
+                                    isRightToLeft ? 1 : 0, &lineLevels, &map) != 0
+        }
+        var positions: [Int: Int] = [:]
+        positions.reserveCapacity(range.count)
+        for (place, i) in range.enumerated() {
+            // Without FriBidi's order the line keeps its logical order (still readable for LTR).
+            positions[failed ? i : Int(map[i])] = place
+        }
+        return positions
+    }
+
+    /// `scalar`'s mirrored form (brackets, arrows), or itself.
+    static func mirror(_ scalar: UInt32) -> UInt32 {
+        var mirrored: FriBidiChar = 0
+        return fribidi_get_mirror_char(scalar, &mirrored) != 0 ? mirrored : scalar
+    }
+}

@@ -1,0 +1,49 @@
+import CUnibreak
+
+/// Where a line may end, by UAX #14 (libunibreak): after spaces and hyphens in alphabetic
+/// text, between ideographs and kana, never inside a word or a cluster.
+enum LineBreaks {
+    /// After each character: must the line end there, may it, or may it not.
+    enum Opportunity: Equatable {
+        /// A hard break (a newline, a paragraph separator): the line ends.
+        case must
+        /// The line may end after this character.
+        case allowed
+        /// The line may not end here.
+        case none
+    }
+
+    /// Why libunibreak could not be opened, or nil when it is there. Without it lines break
+    /// after white space and at newlines only (a Chinese or Japanese line then breaks between
+    /// characters only where it overflows).
+    static var unavailable: String? { panel_unibreak_load().map { String(cString: $0) } }
+
+    /// The opportunity after each of `scalars`; `language` picks the rules' tailoring (ISO 639,
+    /// e.g. "ja"), nil for the default.
+    static func opportunities(_ scalars: [UInt32], language: String? = nil) -> [Opportunity] {
+        guard !scalars.isEmpty else { return [] }
+        var breaks = [CChar](repeating: CChar(PANEL_LINEBREAK_NOBREAK), count: scalars.count)
+        let status = scalars.withUnsafeBufferPointer { text in
+            panel_linebreaks_utf32(text.baseAddress, scalars.count, language, &breaks)
+        }
+        guard status == 0 else { return fallback(scalars) }
+        return breaks.map { value in
+            switch Int32(value) {
+            case PANEL_LINEBREAK_MUSTBREAK: return .must
+            case PANEL_LINEBREAK_ALLOWBREAK: return .allowed
+            default: return .none
+            }
+        }
+    }
+
+    /// Breaks after white space and at newlines, for a system without libunibreak.
+    private static func fallback(_ scalars: [UInt32]) -> [Opportunity] {
+        scalars.map { value in
+            switch value {
+            case 0x0A, 0x0D, 0x85, 0x2028, 0x2029: return .must
+            case 0x20, 0x09, 0x3000: return .allowed
+            default: return .none
+            }
+        }
+    }
+}
