@@ -40,7 +40,7 @@ open class NormalTrailer: StateTrailer {
         addSubview(arrowView)
     }
 
-    /// The chevron left of the text column.
+    /// The chevron left of the text column (right of it at a right-to-left list's left end).
     open override func placeSubviews() {
         super.placeSubviews()
         let size = arrowView.image?.size ?? RefreshStyle.trailArrow.size
@@ -50,12 +50,27 @@ open class NormalTrailer: StateTrailer {
                                width: size.width, height: size.height)
         let w = labelColumnWidth
         stateLabel.frame = Rect(x: size.width + 10, y: 0, width: w, height: frame.height)
+        if isMirrored {
+            // At the left end of a right-to-left list: the chevron beside the content, on the right.
+            arrowView.frame.origin.x = frame.width - arrowView.frame.maxX
+            stateLabel.frame.origin.x = frame.width - stateLabel.frame.maxX
+        }
+        // A state's chevron turn, set again where the list's direction became known or changed.
+        if animator?.isRunning(AnimationKey(arrowView, "rotation")) != true {
+            arrowView.rotation = (state == .pulling ? .pi : 0) + restingRotation
+        }
     }
+
+    /// Whether the list shows mirrored (right to left): the chevron then points right.
+    var isMirrored: Bool { scrollView?.mirrorsSubviews ?? false }
+
+    /// The chevron's turn at rest: pointing at the content (left, or right when mirrored).
+    var restingRotation: Double { isMirrored ? .pi : 0 }
 
     /// The chevron turns when armed.
     open override func stateDidChange(from old: RefreshState) {
         super.stateDidChange(from: old)
-        let target: Double = state == .pulling ? .pi : 0
+        let target: Double = (state == .pulling ? .pi : 0) + restingRotation
         arrowView.isHidden = state == .noMoreData
         if let animator {
             animator.animate(AnimationKey(arrowView, "rotation"), from: arrowView.rotation, to: target,

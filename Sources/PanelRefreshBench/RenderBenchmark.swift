@@ -8,18 +8,33 @@ import PanelRender
 /// every pixel once): a scrolling list frame, a full redraw, a header-animation frame, with
 /// 100 and 1,000,000 rows; on the headless display and through `DRMDisplay` over a card in
 /// memory (`-drm`: drawn in the shadow, copied to the back dumb buffer, flipped), also with
-/// the picture turned 90 degrees (`-drm-rot90`).
+/// the picture turned 90 degrees (`-drm-rot90`); and with Arabic and Devanagari rows
+/// (`-arabic`), against the Latin rows' cases.
 @MainActor
 enum RenderBenchmark {
     final class Rows: ListDataSource {
         let count: Int
-        init(_ count: Int) { self.count = count }
+        /// Arabic and Devanagari rows, alternating (the `-arabic` cases), instead of Latin ones.
+        let complex: Bool
+        init(_ count: Int, complex: Bool = false) { (self.count, self.complex) = (count, complex) }
         func numberOfRows(in list: ListView) -> Int { count }
         func list(_ list: ListView, configure cell: ListCell, forRow row: Int) {
-            cell.titleLabel.text = "Item \(row + 1): a title of ordinary length"
-            cell.subtitleLabel.text = "Subtitle \(row + 1), Строка, 第\(row + 1)行"
+            if !complex {
+                cell.titleLabel.text = "Item \(row + 1): a title of ordinary length"
+                cell.subtitleLabel.text = "Subtitle \(row + 1), Строка, 第\(row + 1)行"
+            } else if row % 2 == 0 {
+                cell.titleLabel.text = "العنصر \(row + 1): عنوان بطول عادي"
+                cell.subtitleLabel.text = "العنوان الفرعي \(row + 1)، سطر ثانٍ"
+            } else {
+                cell.titleLabel.text = "वस्तु \(row + 1): सामान्य लंबाई का शीर्षक"
+                cell.subtitleLabel.text = "उपशीर्षक \(row + 1), दूसरी पंक्ति"
+            }
         }
     }
+
+    /// The cases to run, from $PANEL_REFRESH_BENCH_CASES (names separated by commas); nil: all.
+    static let selected: Set<String>? = ProcessInfo.processInfo.environment["PANEL_REFRESH_BENCH_CASES"]
+        .flatMap { $0.isEmpty ? nil : Set($0.split(separator: ",").map(String.init)) }
 
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
@@ -70,8 +85,9 @@ enum RenderBenchmark {
         func frame() { VirtualTimeDriver(host).step(by: 1.0 / 60) }
     }
 
-    static func stage(width: Int, height: Int, rows: Int, fonts: FontLibrary, display: any Display) throws -> Stage {
-        let source = Rows(rows)
+    static func stage(width: Int, height: Int, rows: Int, fonts: FontLibrary, display: any Display,
+                      complex: Bool = false) throws -> Stage {
+        let source = Rows(rows, complex: complex)
         let header = NormalHeader()
         var list: ListView?
         let host = try KioskHost.virtual(configuration: Configuration(), display: display, fonts: fonts, views: { scene in
@@ -150,7 +166,7 @@ enum RenderBenchmark {
             }
             for rows in [100, 1_000_000] {
                 func measure(_ name: String, _ body: () -> Void) {
-                    guard only == nil || only == name else { return }
+                    guard only == nil || only == name, selected?.contains(name) ?? true else { return }
                     if let custom {
                         custom("\(name) size=\(width)x\(height) rows=\(rows)", body)
                     } else {
@@ -171,6 +187,10 @@ enum RenderBenchmark {
                 let portrait = try stage(width: height, height: width, rows: rows, fonts: fonts,
                                      display: HeadlessDisplay(width: height, height: width))
                 cases(portrait, suffix: "-portrait", full: false, animation: false, measure: measure)
+                // Arabic and Devanagari rows: shaped once per label text, then drawn from the cache.
+                let arabic = try stage(width: width, height: height, rows: rows, fonts: fonts,
+                                   display: HeadlessDisplay(width: width, height: height), complex: true)
+                cases(arabic, suffix: "-arabic", full: true, animation: false, measure: measure)
             }
         }
     }

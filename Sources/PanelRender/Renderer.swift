@@ -123,7 +123,17 @@ public final class Renderer {
         // Only the subviews that can reach the damage (a list answers from its rows).
         let area = (state.damageBounds.intersection(state.clip) ?? Rect(x: 0, y: 0, width: 0, height: 0))
             .offsetBy(dx: -childOffset.x, dy: -childOffset.y)
-        for subview in view.subviews(reaching: area) { draw(subview, offset: childOffset, opacity: opacity, screen: screen, state: &state) }
+        // A mirroring view (a right-to-left horizontal list) finds its subviews where they were
+        // laid out and draws each at its reflected place.
+        let mirrored = view.mirrorsSubviews
+        for subview in view.subviews(reaching: mirrored ? view.reflected(area, origin: origin) : area) {
+            var offset = childOffset
+            if mirrored {
+                let shown = view.shownFrame(of: subview, origin: origin)
+                offset = offset + Point(x: shown.minX - subview.frame.minX, y: 0)
+            }
+            draw(subview, offset: offset, opacity: opacity, screen: screen, state: &state)
+        }
         state.clip = saved
     }
 

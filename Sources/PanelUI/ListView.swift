@@ -47,6 +47,16 @@ open class ListView: ScrollView {
     public var orientation: Axis = .vertical {
         didSet { if orientation != oldValue { reloadData() } }
     }
+    /// Which way a horizontal list runs; nil: the screen's `layoutDirection`. Right to left:
+    /// the first column at the right, the list scrolled by dragging right, its trailer at the
+    /// left end (the whole list shown mirrored; each column's content is not).
+    public var layoutDirection: LayoutDirection? { didSet { if layoutDirection != oldValue { setNeedsDisplay() } } }
+
+    /// A horizontal list in a right-to-left direction shows its columns mirrored.
+    open override var mirrorsSubviews: Bool {
+        orientation == .horizontal && (layoutDirection ?? screen?.layoutDirection ?? .leftToRight) == .rightToLeft
+    }
+
     /// Makes a new cell when none can be reused.
     public var makeCell: () -> ListCell = { ListCell() }
 
@@ -345,8 +355,10 @@ open class ListCell: View {
             subtitleLabel.frame = Rect(x: contentMargin, y: half + 2, width: width, height: 18)
         }
         if list?.orientation == .horizontal {
-            // Columns: the separator runs down the right edge.
-            separator.frame = Rect(x: frame.width - 1, y: contentMargin, width: 1, height: frame.height - 2 * contentMargin)
+            // Columns: the separator runs down the edge towards the next column (the left one in a
+            // right-to-left list).
+            let x = list?.mirrorsSubviews == true ? 0 : frame.width - 1
+            separator.frame = Rect(x: x, y: contentMargin, width: 1, height: frame.height - 2 * contentMargin)
         } else {
             // Inset at the texts' starting edge: the right in a right-to-left screen.
             let inset = screen?.layoutDirection == .rightToLeft ? 0 : contentMargin

@@ -99,7 +99,8 @@ public final class Screen {
             scrollDamage(scroll, allowingMoves: allowingMoves, into: &update)
         }
         for rect in view.takeDamage() {
-            if let visible = view.convert(rect, to: nil).intersection(bounds) { update.damage.append(visible) }
+            // A mirroring view's damage is where it was laid out; it shows reflected.
+            if let visible = view.convert(view.reflected(rect), to: nil).intersection(bounds) { update.damage.append(visible) }
         }
         for subview in view.subviews { collectDamage(subview, allowingMoves: allowingMoves, into: &update) }
     }
@@ -110,7 +111,8 @@ public final class Screen {
         guard let drawn = scroll.drawnOffset, drawn != offset else { return }
         guard let visible = scroll.superview.map({ $0.convert(scroll.frame, to: nil) })?
             .intersection(Rect(origin: .zero, size: size)) else { return }
-        let delta = offset - drawn
+        // A mirrored list's content moves the other way across the glass.
+        let delta = scroll.mirrorsSubviews ? Point(x: drawn.x - offset.x, y: offset.y - drawn.y) : offset - drawn
         guard allowingMoves, !scroll.isHidden, abs(delta.x) < visible.width, abs(delta.y) < visible.height,
               !isCovered(scroll, in: visible) else {
             update.damage.append(visible)

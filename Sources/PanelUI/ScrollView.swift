@@ -223,19 +223,23 @@ open class ScrollView: View {
         case .changed:
             guard isDragging else { return }
             setPanState(.changed)
-            setOffset(banded(dragOrigin - event.translation))
+            setOffset(banded(dragOrigin - shown(event.translation)))
         case .ended, .cancelled:
             guard isDragging else { return }
-            setOffset(banded(dragOrigin - event.translation))
+            setOffset(banded(dragOrigin - shown(event.translation)))
             isDragging = false
             // Content moves against the finger.
-            let velocity = event.state == .ended ? event.velocity * -1 : .zero
+            let velocity = event.state == .ended ? shown(event.velocity) * -1 : .zero
             startMotion(velocity: velocity)
             setPanState(event.state)
         case .possible, .failed:
             break
         }
     }
+
+    /// A finger's movement across the glass as a movement of the laid-out content: mirrored
+    /// across when the content is shown mirrored.
+    private func shown(_ v: Point) -> Point { mirrorsSubviews ? Point(x: -v.x, y: v.y) : v }
 
     /// A finger came down: a running fling stops where it is (UIScrollView's catch).
     public func touchesBegan() {

@@ -236,7 +236,7 @@ open class View {
         var p = point
         var view: View? = self
         while let v = view {
-            p = p - v.boundsOrigin + v.frame.origin
+            p = p - v.boundsOrigin + (v.superview?.shownFrame(of: v).origin ?? v.frame.origin)
             view = v.superview
         }
         return p
@@ -247,16 +247,37 @@ open class View {
         var view: View? = self
         while let v = view { chain.append(v); view = v.superview }
         var p = point
-        for v in chain.reversed() { p = p - v.frame.origin + v.boundsOrigin }
+        for v in chain.reversed() { p = p - (v.superview?.shownFrame(of: v).origin ?? v.frame.origin) + v.boundsOrigin }
         return p
     }
+
+    // MARK: Mirroring
+
+    /// Whether this view shows its subviews reflected left to right about the middle of its
+    /// bounds (a horizontal list in a right-to-left UI: its first row at the right). Their
+    /// frames stay as laid out; where they are drawn, touched and converted to is mirrored;
+    /// what is inside them is not (a cell's text still reads as written).
+    open var mirrorsSubviews: Bool { false }
+
+    /// `rect` (this view's bounds coordinates) reflected about the middle of the bounds whose
+    /// origin is `origin` (default: `boundsOrigin`) when this view mirrors its subviews; the
+    /// reflection is its own inverse, so it maps laid-out to shown and back.
+    public func reflected(_ rect: Rect, origin: Point? = nil) -> Rect {
+        guard mirrorsSubviews else { return rect }
+        let twiceAxis = 2 * (origin ?? boundsOrigin).x + frame.width
+        return Rect(x: twiceAxis - rect.maxX, y: rect.minY, width: rect.width, height: rect.height)
+    }
+
+    /// Where `subview` shows in this view's bounds coordinates: its frame, reflected when this
+    /// view mirrors its subviews.
+    public func shownFrame(of subview: View, origin: Point? = nil) -> Rect { reflected(subview.frame, origin: origin) }
 
     /// The deepest visible, interactive view containing `point` (own coordinates).
     public func hitTest(_ point: Point) -> View? {
         guard !isHidden, alpha > 0.01, isUserInteractionEnabled, bounds.contains(point) else { return nil }
         // Front to back: what is drawn last is touched first.
         for view in drawingOrder.reversed() {
-            let local = point - view.frame.origin + view.boundsOrigin
+            let local = point - shownFrame(of: view).origin + view.boundsOrigin
             if let hit = view.hitTest(local) { return hit }
         }
         return self
