@@ -171,10 +171,12 @@ func main() async -> Int32 {
             let rotation = try options.rotation() ?? .none
             // The size is the glass's; the picture is drawn at its turned size, then turned.
             let (pw, ph) = rotation.swapsSides ? (height, width) : (width, height)
+            let configuration = try options.value("--config").map { try Configuration.load(path: $0) } ?? Configuration()
             let frame = options.isSet("--test-pattern")
                 ? ExpectedFrame.testPattern(width: width, height: height, damaged: options.isSet("--damaged"))
                 : ExpectedFrame.onGlass(try ExpectedFrame.render(width: pw, height: ph, refreshes: refreshes,
-                                                                 refreshing: options.isSet("--refreshing")), rotation: rotation)
+                                                                 refreshing: options.isSet("--refreshing"),
+                                                                 configuration: configuration), rotation: rotation)
             try ExpectedFrame.ppm(frame).write(to: URL(fileURLWithPath: out))
         case "devices":
             print(DevicesCommand.report(), terminator: "")

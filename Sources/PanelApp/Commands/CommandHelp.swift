@@ -109,13 +109,14 @@ public struct CommandHelp: Sendable {
         CommandHelp(
             name: "expected-frame",
             summary: """
-            Writes as PPM the frame the glass shows with the default configuration after N refreshes of the \
-            sample data, for comparing with a screendump.
+            Writes as PPM the frame the glass shows with the default configuration (or --config's) after \
+            N refreshes of its data, for comparing with a screendump.
             """,
             options: [.screen("the glass's size (default 1280x800, the VM's virtio-gpu mode)"),
                       .rotation("turned as display.rotation turns it"),
                       .value("--refreshes", "N", "refreshes of the sample data before the frame, 0 to 100 (default 1)"),
                       .flag("--refreshing", "half a second into the next refresh"),
+                      .value("--config", "FILE", "the kiosk's configuration file (its data source, locale, rows)"),
                       .flag("--test-pattern", "hw-check's test pattern instead of the list"),
                       .flag("--damaged", "with --test-pattern: its partial second frame"),
                       .positional("FILE", "where the PPM goes")],

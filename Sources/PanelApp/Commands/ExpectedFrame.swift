@@ -4,8 +4,8 @@ import PanelDisplay
 import PanelRefresh
 import PanelRender
 
-/// `panel-refresh expected-frame`: what the kiosk shows with the default configuration after
-/// `refreshes` refreshes of the sample data, settled, rendered by the same code on the headless
+/// `panel-refresh expected-frame`: what the kiosk shows with the default configuration (or a
+/// given one) after `refreshes` refreshes of its data, settled, rendered by the same code on the headless
 /// display: the VM harness compares the panel's screendumps with it.
 @MainActor
 public enum ExpectedFrame {
@@ -13,12 +13,13 @@ public enum ExpectedFrame {
     /// seconds later, while the header shows its refreshing state.
     /// `width`×`height` is the picture's size (the glass's with sides exchanged for 90 and 270
     /// degrees: see `onGlass`).
+    /// `configuration`: the kiosk's (default: the default one), its state directory replaced.
     public static func render(width: Int, height: Int, refreshes: Int, refreshing: Bool = false,
-                              refreshingFor: Double = 0.5) throws -> Surface {
+                              refreshingFor: Double = 0.5, configuration given: Configuration = Configuration()) throws -> Surface {
         guard NumericOption.refreshes.contains(refreshes) else {
             throw UsageError("\(refreshes) refreshes outside \(NumericOption.refreshes)")
         }
-        var configuration = Configuration()
+        var configuration = given
         let state = try ScratchDirectory("expected-frame")
         configuration.stateDirectory = state.path
         let display = HeadlessDisplay(width: width, height: height)
