@@ -29,9 +29,11 @@ static inline int panel_fc_index(FcPattern *pattern) {
 
 // The pattern of `family` at `weight` that must also cover `scalar`: fontconfig's match for it
 // is the best installed face that draws the character (the fallback for a run of text).
-static inline FcPattern *panel_fc_pattern_covering(const char *family, int weight, FcChar32 scalar) {
+// With `color`, a colour face (emoji) is asked for.
+static inline FcPattern *panel_fc_pattern_covering(const char *family, int weight, FcChar32 scalar, int color) {
     FcPattern *pattern = panel_fc_pattern(family, weight);
     if (!pattern) return NULL;
+    if (color) FcPatternAddBool(pattern, FC_COLOR, FcTrue);
     FcCharSet *set = FcCharSetCreate();
     if (!set) { FcPatternDestroy(pattern); return NULL; }
     FcCharSetAddChar(set, scalar);

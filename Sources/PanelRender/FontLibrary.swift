@@ -45,7 +45,7 @@ public final class FontLibrary: TextMeasurer {
 
     struct FontFile: Hashable { var path: String; var index: Int }
     private struct InstanceKey: Hashable { var font: Font; var pixels: Int }
-    private struct FallbackKey: Hashable { var family: String; var weight: Font.Weight; var scalar: UInt32 }
+    private struct FallbackKey: Hashable { var family: String; var weight: Font.Weight; var scalar: UInt32; var color: Bool }
     private struct GlyphKey: Hashable { var face: Int; var index: UInt32 }
 
     /// Opens FreeType and fontconfig.
@@ -102,7 +102,7 @@ public final class FontLibrary: TextMeasurer {
         let key = "\(file.path)#\(file.index)@\(pixels)\(bold ? "b" : "")"
         if let known = faceNumbers[key] { return known }
         var opened: FT_Face?
-        guard FT_New_Face(library, file.path, FT_Long(file.index), &opened) == 0, let face = opened else { return nil }
+        guard panel_ft_open_face(library, file.path, FT_Long(file.index), &opened) == 0, let face = opened else { return nil }
         var scale = 1.0
         if face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 {
             FT_Set_Pixel_Sizes(face, 0, FT_UInt(pixels))
@@ -137,23 +137,41 @@ public final class FontLibrary: TextMeasurer {
 
     /// The face that draws `scalar` in `font`: the family's own face if it has the character,
     /// else fontconfig's best match that covers it, else the family's (its missing-glyph box).
+    /// A character shown as an emoji by default (Emoji_Presentation) asks for a colour face
+    /// first, as phones and browsers draw it (DejaVu has black-and-white faces for some).
     func faceFor(_ scalar: UInt32, _ font: Font, pixels: Int) -> Int? {
         guard let own = primaryFace(font, pixels: pixels) else { return nil }
-        if covers(own, scalar) { return own }
-        let key = FallbackKey(family: font.family, weight: font.weight, scalar: scalar)
+        let color = Self.prefersColor(scalar)
+        if !color && covers(own, scalar) { return own }
+        if let found = fallbackFace(scalar, font, pixels: pixels, color: color) { return found }
+        if color && covers(own, scalar) { return own }
+        if color, let found = fallbackFace(scalar, font, pixels: pixels, color: false) { return found }
+        return own
+    }
+
+    /// Whether `scalar` is drawn as a colour emoji by default (Unicode's Emoji_Presentation;
+    /// nothing below U+231A has it).
+    static func prefersColor(_ scalar: UInt32) -> Bool {
+        scalar >= 0x231A && (Unicode.Scalar(scalar)?.properties.isEmojiPresentation ?? false)
+    }
+
+    /// fontconfig's face for `scalar` (a colour one when asked), if one covers it; cached.
+    private func fallbackFace(_ scalar: UInt32, _ font: Font, pixels: Int, color: Bool) -> Int? {
+        let key = FallbackKey(family: font.family, weight: font.weight, scalar: scalar, color: color)
         let file: FontFile?
         if let known = fallbacks[key] {
             file = known
         } else {
             var found: FontFile?
-            if let pattern = panel_fc_pattern_covering(font.family, Self.weight(font), scalar) {
+            if let pattern = panel_fc_pattern_covering(font.family, Self.weight(font), scalar, color ? 1 : 0) {
                 found = match(pattern)
                 FcPatternDestroy(pattern)
             }
             fallbacks[key] = found
             file = found
         }
-        guard let file, let number = face(file, pixels: pixels, bold: font.weight == .bold), covers(number, scalar) else { return own }
+        guard let file, let number = face(file, pixels: pixels, bold: font.weight == .bold), covers(number, scalar),
+              !color || loaded[number].isColor else { return nil }
         return number
     }
 

@@ -23,7 +23,7 @@ enum LineBreaks {
     static func opportunities(_ scalars: [UInt32], language: String? = nil) -> [Opportunity] {
         guard !scalars.isEmpty else { return [] }
         var breaks = [CChar](repeating: CChar(PANEL_LINEBREAK_NOBREAK), count: scalars.count)
-        let status = scalars.withUnsafeBufferPointer { text in
+        let status = scalars.map(Self.safe).withUnsafeBufferPointer { text in
             panel_linebreaks_utf32(text.baseAddress, scalars.count, language, &breaks)
         }
         guard status == 0 else { return fallback(scalars) }
@@ -33,6 +33,20 @@ enum LineBreaks {
             case PANEL_LINEBREAK_ALLOWBREAK: return .allowed
             default: return .none
             }
+        }
+    }
+
+    /// `scalar`, or a stand-in that breaks the same way where libunibreak 1.1 (bookworm's)
+    /// would abort: its pair table ends before the regional indicators (flags), and
+    /// `set_linebreaks` asserts on them; a flag's two letters become two letters (no break
+    /// between them, as UAX #14 keeps a pair together). U+FFFC (contingent break) is
+    /// likewise outside its table, and U+FFFF is its end-of-text mark (a text holding that
+    /// noncharacter asserted in the middle): both become U+FFFD.
+    static func safe(_ scalar: UInt32) -> UInt32 {
+        switch scalar {
+        case 0x1F1E6...0x1F1FF: return 0x41
+        case 0xFFFC, 0xFFFF: return 0xFFFD
+        default: return scalar
         }
     }
 

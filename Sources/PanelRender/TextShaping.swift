@@ -138,7 +138,9 @@ extension FontLibrary {
             if ownScript { script = found }
             let level = bidi.levels.isEmpty ? 0 : Int8(bidi.levels[i])
             let properties = s.properties
-            let clings = !ownScript || properties.isDefaultIgnorableCodePoint || properties.isWhitespace
+            // An emoji is common to all scripts but goes to a colour face of its own.
+            let clings = (!ownScript || properties.isDefaultIgnorableCodePoint || properties.isWhitespace)
+                && !Self.prefersColor(s.value)
             var face: Int
             if let last = runs.last, clings, last.level == level, properties.isDefaultIgnorableCodePoint || covers(last.face, s.value) {
                 face = last.face

@@ -47,6 +47,7 @@ struct BoundedDrawingTests {
             ("1 MB title", String(repeating: "كلمة word ", count: 100_000)),
             ("10,000 marks", "a" + String(repeating: "\u{301}", count: 10_000) + " b"),
             ("unpaired bidi controls", String(repeating: "\u{202E}\u{2067}abc\u{202B}", count: 5_000)),
+            ("flags, an object replacement and U+FFFF (libunibreak 1.1 asserts on each)", "🇩🇪🇫🇷 \u{FFFC} x \u{FFFF} 🇯🇵"),
             ("invalid UTF-8", String(decoding: [0xff, 0xfe, 0xc3, 0x28, 0xe2, 0x82, 0x41, 0xf0, 0x9f, 0x98] + Array("tail".utf8), as: UTF8.self)),
         ]
         for (name, text) in cases {

@@ -82,4 +82,35 @@ struct GoldenTextTests {
             try stage.snapshot("header-\(name)")
         }
     }
+
+    /// Whether a colour emoji face is installed (fonts-noto-color-emoji).
+    nonisolated static var hasColorEmoji: Bool {
+        FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")
+    }
+
+    @Test("an emoji is drawn in its own colours, scaled to the text's size, beside black text",
+          .enabled(if: hasColorEmoji, "needs fonts-noto-color-emoji (scripts/bootstrap installs it)"))
+    func colorEmoji() throws {
+        let fonts = try FontLibrary()
+        let scene = Scene(size: Size(width: 120, height: 40))
+        scene.screen.textMeasurer = fonts
+        let label = Label(frame: Rect(x: 0, y: 0, width: 120, height: 40))
+        label.font = .system(20)
+        label.text = "ok 😀"
+        scene.screen.rootView.addSubview(label)
+        let surface = Surface(width: 120, height: 40)
+        Renderer(fonts: fonts).render(scene.screen, into: surface)
+        var colored = 0, minX = Int.max, maxX = 0
+        for y in 0..<40 {
+            for x in 0..<120 {
+                let p = surface.pixel(x: x, y: y)
+                let r = Int(p >> 16 & 0xff), g = Int(p >> 8 & 0xff), b = Int(p & 0xff)
+                if max(r, g, b) - min(r, g, b) > 80 { colored += 1; minX = min(minX, x); maxX = max(maxX, x) }
+            }
+        }
+        // The grinning face's yellow, about the size of a 20-pixel letter, right of "ok ".
+        #expect(colored > 100, "\(colored) coloured pixels")
+        #expect(maxX - minX >= 14 && maxX - minX <= 30, "\(minX)...\(maxX)")
+        #expect(minX > Int(fonts.width(of: "ok", font: .system(20))))
+    }
 }

@@ -55,32 +55,30 @@ struct TextFitTests {
                 check(header.lastUpdatedTimeLabel, header, indicators: [header.arrowView], stage: stage, "\(language) time")
             }
 
-            let auto = try GoldenStage(size: Size(width: width, height: 240))
-            auto.localizer.language = language
-            let footer = AutoNormalFooter(localizer: auto.localizer)
-            auto.list.footer = footer
-            auto.scene.frame()
-            footer.loadingView.isHidden = false
-            for key in [RefreshTextKey.autoFooterIdle, .autoFooterRefreshing, .footerNoMoreData, .footerRetryTap,
-                        .footerFinished, .footerFailed] {
-                footer.setTitle(auto.localizer.text(key), for: footer.state)
-                footer.setNeedsLayout()
-                auto.scene.frame()
-                check(footer.stateLabel, footer, indicators: [footer.loadingView], stage: auto, "\(language) auto footer")
-            }
+            try checkFooter({ AutoNormalFooter(localizer: $0) }, language: language, width: width, indicator: \.loadingView,
+                            keys: [.autoFooterIdle, .autoFooterRefreshing, .footerNoMoreData, .footerRetryTap,
+                                   .footerFinished, .footerFailed])
+            try checkFooter({ BackNormalFooter(localizer: $0) }, language: language, width: width, indicator: \.arrowView,
+                            keys: [.backFooterIdle, .backFooterPulling, .backFooterRefreshing, .footerNoMoreData,
+                                   .footerRetryPull, .footerFinished, .footerFailed])
+        }
+    }
 
-            let back = try GoldenStage(size: Size(width: width, height: 240))
-            back.localizer.language = language
-            let backFooter = BackNormalFooter(localizer: back.localizer)
-            back.list.footer = backFooter
-            back.scene.frame()
-            for key in [RefreshTextKey.backFooterIdle, .backFooterPulling, .backFooterRefreshing, .footerNoMoreData,
-                        .footerRetryPull, .footerFinished, .footerFailed] {
-                backFooter.setTitle(back.localizer.text(key), for: backFooter.state)
-                backFooter.setNeedsLayout()
-                back.scene.frame()
-                check(backFooter.stateLabel, backFooter, indicators: [backFooter.arrowView], stage: back, "\(language) back footer")
-            }
+    /// Every text of `keys` on the footer `make` makes, at the bottom of a list `width` wide.
+    func checkFooter<F: RefreshFooter & StateTitled>(_ make: (RefreshLocalizer) -> F, language: RefreshLanguage, width: Double,
+                                                       indicator: KeyPath<F, some View>, keys: [RefreshTextKey]) throws {
+        let stage = try GoldenStage(size: Size(width: width, height: 240))
+        stage.localizer.language = language
+        let footer = make(stage.localizer)
+        stage.list.footer = footer
+        stage.scene.frame()
+        let shown = footer[keyPath: indicator]
+        shown.isHidden = false
+        for key in keys {
+            footer.setTitle(stage.localizer.text(key), for: footer.state)
+            footer.setNeedsLayout()
+            stage.scene.frame()
+            check(footer.stateLabel, footer, indicators: [shown], stage: stage, "\(language) \(F.self)")
         }
     }
 

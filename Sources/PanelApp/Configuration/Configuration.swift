@@ -548,7 +548,7 @@ public struct Configuration: Sendable {
             },
             Key(section: "display", name: "headless-size", doc: "WIDTHxHEIGHT of the headless display") { $0.headlessSize = try size($1) },
             Key(section: "display", name: "window-size", doc: "WIDTHxHEIGHT of the desktop window when it opens") { $0.windowSize = try size($1) },
-            Key(section: "appearance", name: "locale", doc: "language of the texts (en, zh_CN, zh_TW, ko, ru, uk, de, fr, es, it, pt, ja; other codes: English); empty: LANG") { $0.locale = $1 },
+            Key(section: "appearance", name: "locale", doc: "language of the texts (en, zh_CN, zh_TW, ko, ru, uk, de, fr, es, it, pt, ja, ar, he; other codes: English); ar and he lay the kiosk out right to left; empty: LANG") { $0.locale = $1 },
             Key(section: "appearance", name: "header", doc: "normal, state or gif") { $0.header = try choice($1, HeaderStyle.self) },
             Key(section: "appearance", name: "footer", doc: "auto-normal, auto-state, auto-gif, back-normal, back-state or back-gif") { $0.footer = try choice($1, FooterStyle.self) },
             Key(section: "appearance", name: "gif-frames", doc: "folder of PNG frames for the gif styles: idle-*.png, pulling-*.png, refreshing-*.png") { $0.gifFrames = try path($1) },
