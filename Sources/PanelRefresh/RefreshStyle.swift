@@ -147,6 +147,8 @@ extension StateTitled {
     public func setTitle(_ title: String?, for state: RefreshState) -> Self {
         titles?.set(title, for: state)
         titles?.update(for: self)
+        // A new text is fitted again (shrunk or wrapped, the indicator beside it).
+        setNeedsLayout()
         return self
     }
 

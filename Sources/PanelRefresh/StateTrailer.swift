@@ -18,9 +18,38 @@ open class StateTrailer: Trailer, StateTitled {
     /// Width of the one-character column: ceil(font size) (MJRefreshStateTrailer).
     var labelColumnWidth: Double { stateLabel.font.size.rounded(.up) }
 
-    /// The text in a column in the middle.
+    /// The column's font as styled (or set by the app), before it was fitted to the height.
+    private var columnFont: Font?
+    /// The font the last fitting chose: a different one on the label was set by the app.
+    private var fittedFont: Font?
+
+    /// The column's font for the trailer's height: the styled one if its text fits the height,
+    /// else shrunk in half points as far as `RefreshStyle.minimumTextScale` (a 21-letter text
+    /// needs 357 points at 14 points; the list may be 320 high). Below that it ends in "…".
+    func fitColumn() {
+        if stateLabel.font != fittedFont { columnFont = stateLabel.font }
+        let font = fitted(columnFont ?? stateLabel.font)
+        fittedFont = font
+        stateLabel.font = font
+    }
+
+    private func fitted(_ base: Font) -> Font {
+        guard !stateLabel.text.isEmpty, frame.height > 0 else { return base }
+        let measurer = stateLabel.textMeasurer
+        var font = base
+        let smallest = base.size * RefreshStyle.minimumTextScale
+        while font.size > smallest {
+            let column = font.size.rounded(.up)
+            if measurer.size(of: stateLabel.text, font: font, width: column, maxLines: 0).height <= frame.height { return font }
+            font.size = max(smallest, font.size - 0.5)
+        }
+        return font
+    }
+
+    /// The text in a column in the middle, its size fitted to the trailer's height.
     open override func placeSubviews() {
         super.placeSubviews()
+        fitColumn()
         let w = labelColumnWidth
         stateLabel.frame = Rect(x: (frame.width - w) / 2, y: 0, width: w, height: frame.height)
     }

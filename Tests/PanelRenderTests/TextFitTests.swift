@@ -82,6 +82,34 @@ struct TextFitTests {
         }
     }
 
+    @Test("the trailer's column stays whole in every language on lists 320, 480 and 800 points high (shrunk when it must)",
+          arguments: RefreshLanguage.allCases)
+    func trailerColumnFits(_ language: RefreshLanguage) throws {
+        for height in Self.widths {
+            let stage = try GoldenStage(rows: 6, size: Size(width: 400, height: height))
+            stage.localizer.language = language
+            stage.list.rowHeight = .fixed(140)
+            stage.list.orientation = .horizontal
+            let trailer = NormalTrailer(localizer: stage.localizer)
+            stage.list.trailer = trailer
+            stage.scene.frame()
+            for key in [RefreshTextKey.trailerIdle, .trailerPulling, .trailerRefreshing, .trailerNoMoreData] {
+                trailer.setTitle(stage.localizer.text(key), for: trailer.state)
+                stage.scene.frame()
+                let label = trailer.stateLabel
+                let lineHeight = stage.fonts.lineHeight(of: label.font)
+                let fitting = max(1, Int((label.frame.height + 0.5) / lineHeight))
+                let laid = stage.fonts.layout(label.text, font: label.font, pixels: FontLibrary.pixels(label.font, scale: 1),
+                                              width: label.frame.width, maxLines: fitting)
+                let cut = laid.lines.contains { $0.isTruncated }
+                #expect(!cut, "\(language) trailer \"\(label.text)\" at \(height): cut at \(label.font.size) pt")
+                #expect(label.font.size >= RefreshStyle.labelFont.size * RefreshStyle.minimumTextScale)
+                #expect(trailer.arrowView.frame.maxX <= label.frame.minX && label.frame.maxX <= trailer.frame.width,
+                        "\(language): arrow \(trailer.arrowView.frame), column \(label.frame)")
+            }
+        }
+    }
+
     @Test("the German retry text on a 480-wide portrait panel: shrunk or wrapped, the spinner on screen (it was at x = -28)")
     func germanRetry() throws {
         let stage = try GoldenStage(size: Size(width: 320, height: 480))
