@@ -325,7 +325,8 @@ open class ListCell: View {
         return (height(titleLabel), height(subtitleLabel))
     }
 
-    /// Gap between the title and the subtitle, points.
+    /// Gap between the title and the subtitle of wrapped texts, points: 2, the one-line
+    /// layout's (its title ends at the row's middle, its subtitle starts 2 points below).
     static let textGap: Double = 2
 
     /// The row height the texts need at `width` (an automatic row's): the title's and

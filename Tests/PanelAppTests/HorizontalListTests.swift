@@ -94,3 +94,38 @@ struct HorizontalListTests {
         #expect(throws: ConfigurationError.self) { try Configuration.parse("[appearance]\ntrailer = big\n", file: "t") }
     }
 }
+
+/// `[rows] title-lines`, `subtitle-lines` and an Arabic kiosk's direction, as the program sets them.
+@MainActor
+@Suite("Rows and direction from the configuration")
+struct RowTextConfigurationTests {
+    @Test("title-lines above 1 makes rows automatic, as tall as their wrapped texts and at least rows.height; one line keeps them fixed")
+    func titleLines() throws {
+        let wrapped = try HorizontalListTests.Kiosk([("list.orientation", "vertical"), ("rows.title-lines", "3"),
+                                                     ("rows.subtitle-lines", "2"), ("rows.height", "50")])
+        let list = wrapped.runtime.session!.list
+        guard case .automatic(let estimated) = list.rowHeight else {
+            Issue.record("rows are \(list.rowHeight), not automatic")
+            return
+        }
+        #expect(estimated == 50)
+        let cell = try #require(list.visibleCells[0])
+        #expect(cell.titleLabel.numberOfLines == 3 && cell.subtitleLabel.numberOfLines == 2)
+        #expect(list.rowsMeasured > 0 && list.rectForRow(0).height >= 50)
+        let plain = try HorizontalListTests.Kiosk([("list.orientation", "vertical")])
+        guard case .fixed(72) = plain.runtime.session!.list.rowHeight else {
+            Issue.record("default rows are \(plain.runtime.session!.list.rowHeight)")
+            return
+        }
+    }
+
+    @Test("appearance.locale = ar lays the screen out right to left, and a horizontal list mirrored; en does not")
+    func arabicDirection() throws {
+        let arabic = try HorizontalListTests.Kiosk([("list.orientation", "horizontal"), ("appearance.locale", "ar")])
+        #expect(arabic.runtime.scene.screen.layoutDirection == .rightToLeft)
+        #expect(arabic.runtime.session!.list.mirrorsSubviews)
+        let english = try HorizontalListTests.Kiosk([("list.orientation", "horizontal"), ("appearance.locale", "en")])
+        #expect(english.runtime.scene.screen.layoutDirection == .leftToRight)
+        #expect(!english.runtime.session!.list.mirrorsSubviews)
+    }
+}
