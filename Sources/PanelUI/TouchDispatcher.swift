@@ -24,6 +24,10 @@ public final class TouchDispatcher {
     public var onTap: ((TapRecognizer.Tap, View?) -> Void)?
     private var fingersDown = false
     private var panned = false
+    /// The fingers came down on a scroll view in a fling: that touch is the catch that stops
+    /// it, and its tap selects nothing (UIScrollView's; a kiosk that opens items would
+    /// otherwise open whatever row a stopping finger lands on).
+    private var caughtFling = false
 
     /// A dispatcher for `rootView`'s tree; `scrollView` gets pans that no inner scroll view takes.
     public init(rootView: View, scrollView: ScrollView?,
@@ -41,6 +45,7 @@ public final class TouchDispatcher {
             panned = false
             route = nil
             chain = scrollViews(under: frame)
+            caughtFling = chain.contains { $0.isDecelerating }
             for view in chain { view.touchesBegan() }
         }
         if let event = pan.handle(frame) {
@@ -54,7 +59,7 @@ public final class TouchDispatcher {
             if event.state == .ended || event.state == .cancelled { route = nil }
         }
         if let recognized = tap.handle(frame) {
-            deliver(recognized)
+            if caughtFling { onTap?(recognized, nil) } else { deliver(recognized) }
         }
         if wasDown && !fingersDown && !panned { for view in chain { view.touchesEnded() } }
     }

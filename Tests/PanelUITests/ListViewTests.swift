@@ -113,6 +113,29 @@ struct ListViewTests {
         #expect(source.selected == [2])
         #expect(list.contentOffset.y > 0)
     }
+
+    @Test("a tap that catches a fling only stops it (UIScrollView's catch); the next tap selects")
+    func catchStopsOnly() {
+        let (scene, list, source) = makeList(rows: 500)
+        list.contentOffset = Point(x: 0, y: 3000)
+        var fling = GestureScript(start: 0.5)
+        fling.drag(from: Point(x: 200, y: 400), to: Point(x: 200, y: 100), duration: 0.1)
+        scene.play(fling.frames)
+        scene.wait(0.1)
+        #expect(list.isDecelerating)
+        var catchTap = GestureScript(start: scene.clock.now + 0.02)
+        catchTap.tap(at: Point(x: 200, y: 130))
+        scene.play(catchTap.frames)
+        #expect(!list.isDecelerating, "the catch stopped the fling")
+        #expect(source.selected.isEmpty, "the catch opened nothing")
+        let stopped = list.contentOffset
+        scene.wait(0.5)
+        #expect(list.contentOffset == stopped)
+        var tap = GestureScript(start: scene.clock.now + 0.1)
+        tap.tap(at: Point(x: 200, y: 130))
+        scene.play(tap.frames)
+        #expect(source.selected == [Int((stopped.y + 130) / 60)])
+    }
 }
 
 @MainActor
