@@ -250,6 +250,12 @@ open class RefreshComponent: View, ScrollViewObserver {
         case .enter(_, let old):
             titles?.update(for: self)
             gif?.update(for: self)
+            // Begun and ended before it ever opened (an end before the first frame): the
+            // begin's fade-in is undone, and alpha follows the pull again.
+            if automaticallyChangeAlpha, old == .willRefresh, !isRefreshing {
+                _ = animator?.cancel(AnimationKey(self, "alpha"))
+                alpha = min(max(pullingPercent, 0), 1)
+            }
             stateDidChange(from: old)
             setNeedsLayout()
         case .setPullingPercent(let percent):

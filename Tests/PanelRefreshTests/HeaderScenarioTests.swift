@@ -203,3 +203,24 @@ struct HeaderScenarioTests {
         #expect(header.lastUpdatedTimeLabel.text == "again")
     }
 }
+
+@MainActor
+@Suite("Auto alpha before the first frame")
+struct AutoAlphaBeforeFirstFrameTests {
+    @Test("a header with auto alpha begun and ended before the first frame rests invisible, not at alpha 1 (its fade-in is cancelled)")
+    func beginEndBeforeFirstFrame() {
+        let stage = RefreshStage(firstFrame: false)
+        let header = stage.attach(header: NormalHeader(localizer: RefreshLocalizer()))
+        header.automaticallyChangeAlpha = true
+        header.beginRefreshing()
+        #expect(header.state == .willRefresh)
+        header.endRefreshing()
+        stage.scene.frame()
+        stage.settle()
+        #expect(header.state == .idle)
+        #expect(header.alpha == 0, "alpha \(header.alpha) while the header is closed")
+        // And a pull still fades it in with the pull.
+        stage.pullDown(27, lift: false)
+        #expect(header.alpha > 0 && header.alpha < 1)
+    }
+}
