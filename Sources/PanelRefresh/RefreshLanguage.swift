@@ -90,6 +90,9 @@ public enum RefreshTextKey: String, Sendable, Hashable, CaseIterable {
     case headerReleaseToTwoLevel
     /// The trailer's texts, by state.
     case trailerIdle, trailerPulling, trailerRefreshing, trailerNoMoreData
+    /// The trailer's persistent failed state: the last load failed, a new swipe retries (as
+    /// the footers' `footerRetryPull`).
+    case trailerFailed
     /// Prefix of the last-updated line.
     case lastUpdated
     /// "Today" in the last-updated line.

@@ -8,7 +8,7 @@ open class StateTrailer: Trailer, StateTitled {
     open override func prepare() {
         super.prepare()
         prepareStateLabel(TitleKeys(idle: .trailerIdle, pulling: .trailerPulling, refreshing: .trailerRefreshing,
-                                    noMoreData: .trailerNoMoreData, failed: .trailerIdle, success: .footerFinished,
+                                    noMoreData: .trailerNoMoreData, failed: .trailerFailed, success: .footerFinished,
                                     failure: .footerFailed))
         // A column as tall as the list: as many lines as the text needs, at its full size.
         stateLabel.numberOfLines = 0

@@ -294,6 +294,23 @@ struct FailedLoadTests {
         #expect(footer.state == .refreshing)
     }
 
+    @Test("a failed trailer says so and that a swipe retries (it said \"Swipe for details\"), in every language")
+    func trailerFailed() {
+        let stage = RefreshStage(rows: 30)
+        let trailer = NormalTrailer(localizer: RefreshLocalizer())
+        stage.list.trailer = trailer
+        stage.scene.frame()
+        trailer.beginRefreshing()
+        trailer.endRefreshing(result: .failure("offline"))
+        stage.settle()
+        #expect(trailer.state == .failed)
+        #expect(trailer.stateLabel.text == "Failed. Swipe to retry")
+        #expect(trailer.stateLabel.text != trailer.localizer.text(.trailerIdle))
+        let localizer = RefreshLocalizer()
+        let texts = Set(RefreshLanguage.allCases.map { localizer.text(.trailerFailed, in: $0) })
+        #expect(texts.count == RefreshLanguage.allCases.count, "each language its own")
+    }
+
     @Test("no-more-data and explicit begins work from the failed state; every language has the retry texts")
     func fromFailed() {
         let stage = RefreshStage(rows: 30)

@@ -93,7 +93,7 @@ struct TextFitTests {
             let trailer = NormalTrailer(localizer: stage.localizer)
             stage.list.trailer = trailer
             stage.scene.frame()
-            for key in [RefreshTextKey.trailerIdle, .trailerPulling, .trailerRefreshing, .trailerNoMoreData] {
+            for key in [RefreshTextKey.trailerIdle, .trailerPulling, .trailerRefreshing, .trailerNoMoreData, .trailerFailed] {
                 trailer.setTitle(stage.localizer.text(key), for: trailer.state)
                 stage.scene.frame()
                 let label = trailer.stateLabel

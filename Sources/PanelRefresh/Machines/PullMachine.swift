@@ -2,7 +2,7 @@
 /// finger is down, opens on release, closes after the end; the header may have a second floor.
 ///
 /// States: idle, pulling, refreshing, willRefresh, finished, noMoreData (back footer,
-/// trailer), failed (back footer), releaseToTwoLevel and twoLevel (header with a second
+/// trailer), failed (back footer, trailer), releaseToTwoLevel and twoLevel (header with a second
 /// floor). docs/state-machines.md draws them.
 public struct PullMachine: RefreshMachine, Equatable {
     /// Which component this machine drives: what it may do differs in small ways.
