@@ -128,4 +128,22 @@ struct RowTextConfigurationTests {
         #expect(english.runtime.scene.screen.layoutDirection == .leftToRight)
         #expect(!english.runtime.session!.list.mirrorsSubviews)
     }
+
+    @Test("[refresh] footer- and trailer- trigger distances and maximum drags reach the components and the scroll view")
+    func footerAndTrailerDistances() throws {
+        let vertical = try HorizontalListTests.Kiosk([("list.orientation", "vertical"), ("appearance.footer", "back-normal"),
+                                                      ("refresh.footer-trigger-distance", "30"), ("refresh.footer-max-drag", "90")])
+        let footer = vertical.runtime.session!.footer
+        #expect(footer.triggerDistance == 30 && footer.maxDragDistance == 90)
+        #expect(vertical.runtime.session!.list.maximumOverscroll.bottom == 90)
+        let horizontal = try HorizontalListTests.Kiosk([("list.orientation", "horizontal"),
+                                                        ("refresh.trailer-trigger-distance", "25"), ("refresh.trailer-max-drag", "70")])
+        let trailer = try #require(horizontal.runtime.session!.trailer)
+        #expect(trailer.triggerDistance == 25 && trailer.maxDragDistance == 70)
+        #expect(horizontal.runtime.session!.list.maximumOverscroll.right == 70)
+        let plain = try HorizontalListTests.Kiosk([("list.orientation", "horizontal")])
+        #expect(plain.runtime.session!.trailer?.triggerDistance == nil && plain.runtime.session!.trailer?.maxDragDistance == nil)
+        var configuration = Configuration()
+        #expect(throws: ConfigurationError.self) { try configuration.set("refresh.trailer-max-drag", "5000") }
+    }
 }

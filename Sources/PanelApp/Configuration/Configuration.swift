@@ -198,6 +198,18 @@ public struct Configuration: Sendable {
     public var maxDragDistance: Double?
     /// Pull distance that arms the second floor, points; nil: 2.5 times the trigger distance.
     public var twoLevelDistance: Double?
+    /// `refresh.footer-trigger-distance`: pull past the end that arms a back footer, points;
+    /// nil: its height.
+    public var footerTriggerDistance: Double?
+    /// `refresh.footer-max-drag`: largest pull past the end under a footer, points; nil: the
+    /// rubber band only.
+    public var footerMaxDragDistance: Double?
+    /// `refresh.trailer-trigger-distance`: pull past the last column that arms the trailer,
+    /// points; nil: its width (60).
+    public var trailerTriggerDistance: Double?
+    /// `refresh.trailer-max-drag`: largest pull past the last column, points; nil: the rubber
+    /// band only.
+    public var trailerMaxDragDistance: Double?
     /// The header fades in with the pull (MJRefresh's automaticallyChangeAlpha).
     public var headerAutoAlpha = false
     /// How much of an auto footer must show before it loads (1: all of it; below 0: earlier).
@@ -573,6 +585,22 @@ public struct Configuration: Sendable {
             Key(section: "refresh", name: "max-drag", doc: "largest pull the finger can make, points (1 to 2000); 0: no limit but the rubber band") {
                 let v = try zeroOr($1, 1...2000)
                 $0.maxDragDistance = v == 0 ? nil : v
+            },
+            Key(section: "refresh", name: "footer-trigger-distance", doc: "pull past the end that arms a back footer, points (1 to 1000); 0: the footer's height (an auto footer loads by footer-trigger-percent)") {
+                let v = try zeroOr($1, 1...1000)
+                $0.footerTriggerDistance = v == 0 ? nil : v
+            },
+            Key(section: "refresh", name: "footer-max-drag", doc: "largest pull past the end under a footer, points (1 to 2000); 0: no limit but the rubber band") {
+                let v = try zeroOr($1, 1...2000)
+                $0.footerMaxDragDistance = v == 0 ? nil : v
+            },
+            Key(section: "refresh", name: "trailer-trigger-distance", doc: "pull past the last column that arms the trailer of a horizontal list, points (1 to 1000); 0: the trailer's width (60)") {
+                let v = try zeroOr($1, 1...1000)
+                $0.trailerTriggerDistance = v == 0 ? nil : v
+            },
+            Key(section: "refresh", name: "trailer-max-drag", doc: "largest pull past the last column, points (1 to 2000); 0: no limit but the rubber band") {
+                let v = try zeroOr($1, 1...2000)
+                $0.trailerMaxDragDistance = v == 0 ? nil : v
             },
             Key(section: "refresh", name: "two-level-distance", doc: "pull distance that opens the second floor (appearance.two-level), points (1 to 2000); 0: 2.5 times the trigger distance") {
                 let v = try zeroOr($1, 1...2000)

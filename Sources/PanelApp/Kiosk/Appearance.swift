@@ -64,6 +64,8 @@ public enum Appearance {
         }
         footer.hidesWhenContentNotFull = c.footerHidesWhenNotFull
         footer.minimumRefreshingDuration = c.minimumRefreshingSeconds
+        footer.triggerDistance = c.footerTriggerDistance
+        footer.maxDragDistance = c.footerMaxDragDistance
         return footer
     }
 
@@ -77,6 +79,8 @@ public enum Appearance {
         }
         style(trailer.stateLabel, c)
         trailer.minimumRefreshingDuration = c.minimumRefreshingSeconds
+        trailer.triggerDistance = c.trailerTriggerDistance
+        trailer.maxDragDistance = c.trailerMaxDragDistance
         return trailer
     }
 
