@@ -463,6 +463,11 @@ public struct Configuration: Sendable {
             }
             return n
         }
+        /// A distance where 0 means "the component's own" (nil).
+        static func distance(_ v: String, _ range: ClosedRange<Double>) throws -> Double? {
+            let n = try zeroOr(v, range)
+            return n == 0 ? nil : n
+        }
         static func integer(_ v: String, _ range: ClosedRange<Int>) throws -> Int {
             guard let n = Int(v), range.contains(n) else {
                 throw ValueError(message: "\"\(v)\" is not a whole number from \(range.lowerBound) to \(range.upperBound)")
@@ -578,34 +583,13 @@ public struct Configuration: Sendable {
             Key(section: "appearance", name: "label-color", doc: "colour of the refresh texts and arrow, #rrggbb (MJRefresh's grey 5a5a5a)") { $0.labelColor = try color($1) },
             Key(section: "appearance", name: "font", doc: "fontconfig family of the texts") { $0.font = $1 },
             Key(section: "appearance", name: "failure-seconds", doc: "how long a failed refresh shows its failure, seconds (0 to 30)") { $0.failureSeconds = try number($1, 0...30) },
-            Key(section: "refresh", name: "trigger-distance", doc: "pull distance that arms the header, points (1 to 1000); 0: the header's height (54)") {
-                let v = try zeroOr($1, 1...1000)
-                $0.triggerDistance = v == 0 ? nil : v
-            },
-            Key(section: "refresh", name: "max-drag", doc: "largest pull the finger can make, points (1 to 2000); 0: no limit but the rubber band") {
-                let v = try zeroOr($1, 1...2000)
-                $0.maxDragDistance = v == 0 ? nil : v
-            },
-            Key(section: "refresh", name: "footer-trigger-distance", doc: "pull past the end that arms a back footer, points (1 to 1000); 0: the footer's height (an auto footer loads by footer-trigger-percent)") {
-                let v = try zeroOr($1, 1...1000)
-                $0.footerTriggerDistance = v == 0 ? nil : v
-            },
-            Key(section: "refresh", name: "footer-max-drag", doc: "largest pull past the end under a footer, points (1 to 2000); 0: no limit but the rubber band") {
-                let v = try zeroOr($1, 1...2000)
-                $0.footerMaxDragDistance = v == 0 ? nil : v
-            },
-            Key(section: "refresh", name: "trailer-trigger-distance", doc: "pull past the last column that arms the trailer of a horizontal list, points (1 to 1000); 0: the trailer's width (60)") {
-                let v = try zeroOr($1, 1...1000)
-                $0.trailerTriggerDistance = v == 0 ? nil : v
-            },
-            Key(section: "refresh", name: "trailer-max-drag", doc: "largest pull past the last column, points (1 to 2000); 0: no limit but the rubber band") {
-                let v = try zeroOr($1, 1...2000)
-                $0.trailerMaxDragDistance = v == 0 ? nil : v
-            },
-            Key(section: "refresh", name: "two-level-distance", doc: "pull distance that opens the second floor (appearance.two-level), points (1 to 2000); 0: 2.5 times the trigger distance") {
-                let v = try zeroOr($1, 1...2000)
-                $0.twoLevelDistance = v == 0 ? nil : v
-            },
+            Key(section: "refresh", name: "trigger-distance", doc: "pull distance that arms the header, points (1 to 1000); 0: the header's height (54)") { $0.triggerDistance = try distance($1, 1...1000) },
+            Key(section: "refresh", name: "max-drag", doc: "largest pull the finger can make, points (1 to 2000); 0: no limit but the rubber band") { $0.maxDragDistance = try distance($1, 1...2000) },
+            Key(section: "refresh", name: "footer-trigger-distance", doc: "pull past the end that arms a back footer, points (1 to 1000); 0: the footer's height (an auto footer loads by footer-trigger-percent)") { $0.footerTriggerDistance = try distance($1, 1...1000) },
+            Key(section: "refresh", name: "footer-max-drag", doc: "largest pull past the end under a footer, points (1 to 2000); 0: no limit but the rubber band") { $0.footerMaxDragDistance = try distance($1, 1...2000) },
+            Key(section: "refresh", name: "trailer-trigger-distance", doc: "pull past the last column that arms the trailer of a horizontal list, points (1 to 1000); 0: the trailer's width (60)") { $0.trailerTriggerDistance = try distance($1, 1...1000) },
+            Key(section: "refresh", name: "trailer-max-drag", doc: "largest pull past the last column, points (1 to 2000); 0: no limit but the rubber band") { $0.trailerMaxDragDistance = try distance($1, 1...2000) },
+            Key(section: "refresh", name: "two-level-distance", doc: "pull distance that opens the second floor (appearance.two-level), points (1 to 2000); 0: 2.5 times the trigger distance") { $0.twoLevelDistance = try distance($1, 1...2000) },
             Key(section: "refresh", name: "auto-alpha", doc: "the header fades in with the pull (true/false)") { $0.headerAutoAlpha = try boolean($1) },
             Key(section: "refresh", name: "footer-trigger-percent", doc: "how much of an auto footer must show before it loads, -10 to 1 (1: all of it; below 0: that many footer heights early)") {
                 $0.footerTriggerPercent = try number($1, -10...1)
