@@ -53,10 +53,4 @@ struct Bidi {
         }
         return positions
     }
-
-    /// `scalar`'s mirrored form (brackets, arrows), or itself.
-    static func mirror(_ scalar: UInt32) -> UInt32 {
-        var mirrored: FriBidiChar = 0
-        return fribidi_get_mirror_char(scalar, &mirrored) != 0 ? mirrored : scalar
-    }
 }

@@ -274,11 +274,6 @@ public final class FontLibrary: TextMeasurer {
         return Size(width: laid.width, height: lineHeight(of: font) * Double(max(laid.lines.count, text.isEmpty ? 0 : 1)))
     }
 
-    /// Whether `text`'s first strong character is right to left (Arabic, Hebrew).
-    public func isRightToLeft(_ text: String) -> Bool {
-        Bidi(Self.bounded(text, limit: 256).scalars.map(\.value), rightToLeftWhenNeutral: false).isRightToLeft
-    }
-
     /// Advance of `text` on one line, pixels.
     public func advance(_ text: String, _ font: Font, pixels: Int) -> Double {
         layout(text, font: font, pixels: pixels, width: .infinity, maxLines: 1).width

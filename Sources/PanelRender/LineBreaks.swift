@@ -13,11 +13,6 @@ enum LineBreaks {
         case none
     }
 
-    /// Why libunibreak could not be opened, or nil when it is there. Without it lines break
-    /// after white space and at newlines only (a Chinese or Japanese line then breaks between
-    /// characters only where it overflows).
-    static var unavailable: String? { panel_unibreak_load().map { String(cString: $0) } }
-
     /// The opportunity after each of `scalars`; `language` picks the rules' tailoring (ISO 639,
     /// e.g. "ja"), nil for the default.
     static func opportunities(_ scalars: [UInt32], language: String? = nil) -> [Opportunity] {

@@ -47,12 +47,4 @@ extension FontLibrary {
                                                height: Double(glyph.height)), opacity: opacity)
         }
     }
-
-    /// Draws `text` on one line with its baseline at `baseline` starting at `x` (pixels).
-    func drawLine(_ text: String, font: Font, pixels: Int, x: Double, baseline: Double, color: Color,
-                  opacity: Double, on canvas: Canvas) {
-        let laid = layout(text, font: font, pixels: pixels, width: .infinity, maxLines: 1)
-        guard !laid.lines.isEmpty else { return }
-        draw(laid, line: 0, x: x, baseline: baseline, color: color, opacity: opacity, on: canvas)
-    }
 }

@@ -76,19 +76,23 @@ extension FontLibrary {
     /// The runs `text` is shaped in on one line, each with its glyphs (tests compare them with
     /// `hb-shape`'s for the same font file and size).
     func shapedRuns(_ text: String, font: Font, pixels: Int) -> (scalars: [Unicode.Scalar], runs: [Run]) {
-        let (scalars, _) = Self.bounded(text, limit: 4096)
+        let (scalars, _) = Self.bounded(text, limit: Self.scalarLimit(width: .infinity, pixels: pixels, lines: 1))
         let values = scalars.map(\.value)
-        var runs = itemize(scalars, bidi: Bidi(values, rightToLeftWhenNeutral: false), font: font, pixels: pixels)
+        return (scalars, shapedRuns(scalars, values, bidi: Bidi(values, rightToLeftWhenNeutral: false), font: font, pixels: pixels))
+    }
+
+    /// `scalars` split into runs and each run shaped.
+    private func shapedRuns(_ scalars: [Unicode.Scalar], _ values: [UInt32], bidi: Bidi, font: Font, pixels: Int) -> [Run] {
+        var runs = itemize(scalars, bidi: bidi, font: font, pixels: pixels)
         for i in runs.indices { shape(&runs[i], values) }
-        return (scalars, runs)
+        return runs
     }
 
     private func lay(_ scalars: [Unicode.Scalar], font: Font, pixels: Int, width: Double, maxLines: Int,
                      rightToLeftWhenNeutral: Bool) -> TextLayout {
         let values = scalars.map(\.value)
         let bidi = Bidi(values, rightToLeftWhenNeutral: rightToLeftWhenNeutral)
-        var runs = itemize(scalars, bidi: bidi, font: font, pixels: pixels)
-        for i in runs.indices { shape(&runs[i], values) }
+        let runs = shapedRuns(scalars, values, bidi: bidi, font: font, pixels: pixels)
         // Each character's share of the advance: its cluster's glyphs count at the cluster's
         // first character; the others of the cluster measure zero (and are never a place to cut).
         var advance = [Double](repeating: 0, count: scalars.count)
@@ -141,7 +145,7 @@ extension FontLibrary {
             // An emoji is common to all scripts but goes to a colour face of its own.
             let clings = (!ownScript || properties.isDefaultIgnorableCodePoint || properties.isWhitespace)
                 && !Self.prefersColor(s.value)
-            var face: Int
+            let face: Int
             if let last = runs.last, clings, last.level == level, properties.isDefaultIgnorableCodePoint || covers(last.face, s.value) {
                 face = last.face
             } else {
@@ -150,7 +154,6 @@ extension FontLibrary {
             if let last = runs.last, last.level == level, last.face == face, last.script == script || !ownScript {
                 runs[runs.count - 1].range = last.range.lowerBound..<(i + 1)
             } else {
-                if let last = runs.last, last.face == face, last.level == level, !ownScript { face = last.face }
                 runs.append(Run(range: i..<(i + 1), level: level, script: script, face: face))
             }
         }
