@@ -33,7 +33,7 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Pixels: the UI's view tree drawn with pixman, FreeType + fontconfig, libpng; image files
         // are read through PanelInput's BoundedFile (regular files only, size-bounded).
-        .target(name: "PanelRender", dependencies: ["PanelUI", "PanelInput", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CFriBidi", "CUnibreak", "CPNG", "CStream"]),
+        .target(name: "PanelRender", dependencies: ["PanelUI", "PanelInput", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CFriBidi", "CUnibreak", "CPNG", "CTurboJPEG", "CWebP", "CStream"]),
         // Cache-bypassing stores for the copy into scanout memory (a header, no library).
         .systemLibrary(name: "CStream"),
         .target(name: "PanelDisplay", dependencies: ["PanelRender", "PanelInput", "CDRM", "CLinuxFB", "CConsole", "CUdev", "CWindow"]),
@@ -55,6 +55,9 @@ let package = Package(
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         .systemLibrary(name: "CUnibreak"),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // Row pictures: JPEG through libjpeg-turbo's TurboJPEG (scaled decode), WebP through libwebp.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .executableTarget(name: "PanelRefreshExample", dependencies: ["PanelRefresh"]),
         // The program: sessions, traces and subcommands.
         .target(name: "PanelApp", dependencies: ["PanelRefresh", "PanelInput", "PanelRender", "PanelDisplay", "CSystemd", "CCurl", "CProcess"]),
@@ -81,7 +84,7 @@ let package = Package(
         // Fuzzing (scripts/fuzz, docs/reliability.md): the targets and libFuzzer's entry points
         // as a library the tests also run over the seed corpora; the program's C main is weak,
         // so libFuzzer's takes over in the fuzzing build and a plain build replays files.
-        .target(name: "PanelFuzz", dependencies: ["PanelApp", "PanelInput", "PanelGestures", "PanelRender"]),
+        .target(name: "PanelFuzz", dependencies: ["PanelApp", "PanelInput", "PanelGestures", "PanelRender", "CTurboJPEG", "CWebP"]),
         .executableTarget(name: "PanelRefreshFuzz", dependencies: ["PanelFuzz"]),
         .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelApp", "PanelInput", "PanelGestures", "PanelDisplay", "PanelRefresh"]),
         .testTarget(name: "PanelGesturesTests", dependencies: ["PanelGestures"]),
@@ -90,7 +93,7 @@ let package = Package(
         .testTarget(name: "PanelRefreshTests", dependencies: ["PanelRefresh"]),
         .testTarget(name: "PanelInputTests", dependencies: ["PanelInput", "PanelRefresh"], exclude: ["Fixtures"]),
         .testTarget(name: "PanelAppTests", dependencies: ["PanelApp", "PanelFuzz"], exclude: ["Traces", "Logind"]),
-        .testTarget(name: "PanelRenderTests", dependencies: ["PanelRender", "PanelDisplay", "PanelRefresh", "PanelApp"], exclude: ["Golden"]),
+        .testTarget(name: "PanelRenderTests", dependencies: ["PanelRender", "PanelDisplay", "PanelRefresh", "PanelApp", "PanelFuzz"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,6 +23,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// An image file's bytes (PNG, the format the program reads) through the decoder under a
     /// pixel budget, then scaled down as the renderer keeps it.
     case png
+    /// A row picture's bytes through the JPEG decoder (libjpeg-turbo) under the pixel budget,
+    /// whole and as a thumbnail (scaled decode, Exif orientation).
+    case jpeg
+    /// The same through the WebP decoder (libwebp).
+    case webp
     /// Any UTF-8 (or not) as a label's text: truncated, wrapped and drawn.
     case text
     /// A file that a configuration key names (the first byte picks the key: the second floor's
@@ -41,6 +46,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .items: _ = try? ItemParser.parse(Data(bytes), source: "fuzz")
         case .replay: Self.replay(String(decoding: bytes, as: UTF8.self))
         case .png: Self.png(Array(bytes))
+        case .jpeg, .webp: Self.picture(Array(bytes), as: self == .jpeg ? .jpeg : .webp)
         case .text: Self.text(Array(bytes))
         case .files: Self.files(Array(bytes))
         }
@@ -140,6 +146,28 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
         let small = Renderer.scaled(surface, toFit: (max(1, surface.width / 3), max(1, surface.height / 2)))
         guard small.width <= surface.width, small.height <= surface.height else { fatalError("scaled up: \(small.width)x\(small.height)") }
+    }
+
+    /// A picture's bytes through its decoder whole, and through `ImageDecoder.thumbnail` at a
+    /// size the first byte picks (1-64 px square or 2:1): within the budget, exactly the size asked.
+    private static func picture(_ bytes: [UInt8], as format: ImageFormat) {
+        guard let first = bytes.first else { return }
+        let input = Array(bytes.dropFirst())
+        // Seeds start with their format's signature; anything else is tried as that format too.
+        let whole: Surface?
+        switch format {
+        case .jpeg: whole = try? JPEG.decode(input, path: "fuzz", maxPixels: pngBudget)
+        case .webp: whole = try? WebP.decode(input, path: "fuzz", maxPixels: pngBudget)
+        case .png: whole = nil
+        }
+        if let whole, whole.width * whole.height > pngBudget {
+            fatalError("decoded \(whole.width)x\(whole.height) past the budget of \(pngBudget) pixels")
+        }
+        let side = Int(first % 64) + 1, width = first & 64 != 0 ? side * 2 : side
+        guard let thumbnail = try? ImageDecoder.thumbnail(input, path: "fuzz", width: width, height: side, maxPixels: pngBudget) else { return }
+        guard thumbnail.width == width, thumbnail.height == side, thumbnail.pixels.count == width * side * 4 else {
+            fatalError("a thumbnail of \(thumbnail.width)x\(thumbnail.height) for \(width)x\(side)")
+        }
     }
 
     /// Text layout (shaping, bidi, line breaks) on any bytes: the first picks the width (0-1020

@@ -98,7 +98,7 @@ public enum PNG {
     }
 
     /// The file, through `BoundedFile`: a FIFO or device is refused at once, not waited on.
-    private static func fileBytes(_ path: String) throws(RenderError) -> [UInt8] {
+    static func fileBytes(_ path: String) throws(RenderError) -> [UInt8] {
         do {
             return try BoundedFile.read(path, limit: maxFileBytes)
         } catch {

@@ -6,6 +6,8 @@ public enum RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     case noFont(family: String)
     /// A PNG could not be read or written.
     case png(path: String, message: String)
+    /// A JPEG or WebP picture could not be decoded (`message` is the library's).
+    case image(path: String, message: String)
     /// An image declares more pixels than the decode may allocate (its header, read first).
     case imageTooLarge(path: String, width: Int, height: Int, maxPixels: Int)
 
@@ -14,7 +16,7 @@ public enum RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .fonts(let what): return "fonts: \(what)"
         case .noFont(let family): return "no font found for \"\(family)\" (is fontconfig set up, are fonts installed?)"
-        case let .png(path, message): return "\(path): \(message)"
+        case let .png(path, message), let .image(path, message): return "\(path): \(message)"
         case let .imageTooLarge(path, width, height, maxPixels):
             return "\(path): \(width)x\(height) is more than \(maxPixels) pixels, the most an image may have"
         }

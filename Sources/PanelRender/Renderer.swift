@@ -3,6 +3,14 @@ import FoundationEssentials
 import Glibc
 import PanelUI
 
+/// Pictures decoded elsewhere that the renderer draws by name (`ImageReference.isSupplied`).
+@MainActor
+public protocol ImageSupplier: AnyObject {
+    /// The picture known as `name`, at the size it is drawn, or nil while there is none (the
+    /// view then shows its background: the placeholder).
+    func surface(named name: String) -> Surface?
+}
+
 /// Draws a screen's view tree into a surface: backgrounds, labels, images and the vector
 /// artwork, spinners; only inside the damaged area, and only the views that reach into it
 /// (a list's off-screen rows do not exist as views at all).
@@ -33,6 +41,9 @@ public final class Renderer {
     public var imageCacheUsed: Int { images.bytes }
     /// Image files decoded so far (each at the size it is drawn).
     public var imagesDecoded: Int { images.decoded }
+    /// Holds the pictures views name with `ImageReference(supplied:size:)` (held weakly): a
+    /// list's thumbnails, decoded off the run loop.
+    public weak var imageSupplier: (any ImageSupplier)?
     /// Views drawn by the last `render`, for tests and statistics.
     public private(set) var viewsDrawn = 0
     /// Views looked at (drawn or not) by the last `render`.
@@ -213,6 +224,15 @@ public final class Renderer {
             drawMasked("trail-arrow", in: target, variant: Int((view.rotation * 1000).rounded()), color: tint, opacity: opacity, canvas: canvas) {
                 Shapes.trailArrow(in: $0, rotation: view.rotation)
             }
+        case .placeholder?, .brokenImage?:
+            let broken = image.artwork == .brokenImage
+            drawMasked(broken ? "broken-image" : "placeholder", in: target, variant: 0, color: tint, opacity: opacity, canvas: canvas) {
+                Shapes.picture(in: $0, broken: broken)
+            }
+        case nil where image.isSupplied:
+            // Decoded by a worker at the drawn size; nothing is decoded here.
+            guard let surface = imageSupplier?.surface(named: image.name) else { return }
+            canvas.draw(image: surface, in: target, rotation: view.rotation, opacity: opacity)
         case nil:
             guard let surface = load(image.name, drawnAt: target) else { return }
             canvas.draw(image: surface, in: target, rotation: view.rotation, opacity: opacity)
@@ -246,7 +266,7 @@ public final class Renderer {
         guard !failedImages.contains(path) else { return nil }
         let decoded: Surface
         do {
-            decoded = try PNG.read(path: path, maxPixels: maxImagePixels)
+            decoded = try ImageDecoder.read(path: path, maxPixels: maxImagePixels)
         } catch {
             failedImages.insert(path)
             onError?(error)

@@ -87,4 +87,35 @@ public enum Shapes {
                      rotate($0.c, about: center, by: angle))
         }
     }
+
+    /// A picture's placeholder in `rect` (square): a frame, a sun and two hills, as the
+    /// platforms' "photo" symbols draw it; `broken` strikes it through from corner to corner.
+    public static func picture(in rect: Rect, broken: Bool) -> [Triangle] {
+        let w = rect.width, h = rect.height
+        let t = max(min(w, h) * 0.07, 1)
+        func bar(_ from: Point, _ to: Point) -> [Triangle] {
+            let d = to - from
+            let length = max(d.length, 0.001)
+            let n = Point(x: -d.y / length * t / 2, y: d.x / length * t / 2)
+            return fan([from + n, to + n, to - n, from - n])
+        }
+        let inner = Rect(x: rect.minX + t / 2, y: rect.minY + h * 0.12, width: w - t, height: h * 0.76)
+        let corners = [Point(x: inner.minX, y: inner.minY), Point(x: inner.maxX, y: inner.minY),
+                       Point(x: inner.maxX, y: inner.maxY), Point(x: inner.minX, y: inner.maxY)]
+        var triangles = (0..<4).flatMap { bar(corners[$0], corners[($0 + 1) % 4]) }
+        // The sun: a twelve-sided disc in the upper right.
+        let sun = Point(x: inner.minX + inner.width * 0.72, y: inner.minY + inner.height * 0.3), r = inner.height * 0.12
+        triangles += fan((0..<12).map { i in
+            let a = Double(i) / 12 * 2 * Double.pi
+            return Point(x: sun.x + r * cos(a), y: sun.y + r * sin(a))
+        })
+        // The hills, standing on the frame's bottom.
+        let ground = inner.maxY - t / 2
+        triangles.append(Triangle(Point(x: inner.minX + t / 2, y: ground), Point(x: inner.minX + inner.width * 0.35, y: inner.minY + inner.height * 0.4),
+                                  Point(x: inner.minX + inner.width * 0.7, y: ground)))
+        triangles.append(Triangle(Point(x: inner.minX + inner.width * 0.45, y: ground), Point(x: inner.minX + inner.width * 0.7, y: inner.minY + inner.height * 0.58),
+                                  Point(x: inner.maxX - t / 2, y: ground)))
+        if broken { triangles += bar(Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.maxY)) }
+        return triangles
+    }
 }

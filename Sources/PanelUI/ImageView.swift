@@ -10,17 +10,29 @@ public struct ImageReference: Hashable, Sendable {
         case arrow
         /// The trailer's chevron, pointing left at rotation 0.
         case trailArrow
+        /// A picture still loading: a landscape (a sun over two hills) in a frame, in the tint.
+        case placeholder
+        /// A picture that could not be loaded: the landscape's frame struck through.
+        case brokenImage
     }
 
-    /// A PNG file's path, or the artwork's name.
+    /// A picture file's path (PNG, JPEG or WebP), the artwork's name, or the name a supplied
+    /// picture is known by.
     public var name: String
     /// The image's size in pixels.
     public var size: Size
     /// Set for built-in artwork: drawn as shapes, not loaded from `name`.
     public var artwork: Artwork?
+    /// Set for pictures decoded elsewhere and handed to the renderer by name (a row's
+    /// thumbnail, decoded by a worker off the run loop): the renderer never reads a file for
+    /// it, and draws nothing while its supplier has no such picture.
+    public var isSupplied = false
 
-    /// A PNG file.
+    /// A picture file (PNG, JPEG or WebP).
     public init(name: String, size: Size) { (self.name, self.size) = (name, size) }
+
+    /// A picture the renderer's image supplier holds under `name`, `size` points.
+    public init(supplied name: String, size: Size) { (self.name, self.size, self.isSupplied) = (name, size, true) }
 
     /// Built-in artwork at its natural size (points).
     public init(artwork: Artwork, size: Size) {

@@ -14,6 +14,14 @@ public protocol ListDataSource: AnyObject {
 public protocol ListDelegate: AnyObject {
     /// The row at `row` was tapped.
     func list(_ list: ListView, didSelectRow row: Int)
+    /// `cell` showed `row` and has left the screen (UITableView's `didEndDisplaying`): what it
+    /// loads for the row (a picture) can stop.
+    func list(_ list: ListView, didEndDisplaying cell: ListCell, forRow row: Int)
+}
+
+extension ListDelegate {
+    /// Nothing to stop.
+    public func list(_ list: ListView, didEndDisplaying cell: ListCell, forRow row: Int) {}
 }
 
 /// How tall rows are.
@@ -226,6 +234,7 @@ open class ListView: ScrollView {
             cell.isHidden = true
             reusableCells.append(cell)
             visibleCells[row] = nil
+            delegate?.list(self, didEndDisplaying: cell, forRow: row)
         }
         for row in rows {
             let cell: ListCell
@@ -270,107 +279,6 @@ open class ListView: ScrollView {
         guard changed else { return false }
         contentSize = sized(length: extents.total)
         for (row, cell) in visibleCells { cell.frame = rectForRow(row) }
-        return true
-    }
-}
-
-/// A row of a list: title, subtitle, separator.
-@MainActor
-open class ListCell: View {
-    /// The first line of text.
-    public let titleLabel = Label()
-    /// The second line, smaller and grey.
-    public let subtitleLabel = Label()
-    /// The line under the row.
-    public let separator = View()
-    /// Left margin of the texts and the separator, points (UITableViewCell's 16).
-    public var contentMargin: Double = 16 { didSet { setNeedsLayout() } }
-    /// Space above and below the texts of a row sized to them, points (UITableViewCell's 11).
-    public var verticalMargin: Double = 11 { didSet { setNeedsLayout() } }
-    /// The shortest an automatic row gets, points (UITableView's 44).
-    public var minimumHeight: Double = ListView.defaultRowHeight
-    /// The row shown, or -1 when unused.
-    public internal(set) var row = -1
-    weak var list: ListView?
-
-    /// A cell with empty texts.
-    public override init(frame: Rect = .zero) {
-        super.init(frame: frame)
-        backgroundColor = .white
-        titleLabel.font = .system(17)
-        subtitleLabel.font = .system(13)
-        // Arabic and Hebrew rows start at the right; the rest at the left.
-        titleLabel.alignment = .natural
-        subtitleLabel.alignment = .natural
-        subtitleLabel.textColor = Color(red: 110, green: 110, blue: 115)
-        separator.backgroundColor = .separator
-        addSubview(titleLabel)
-        addSubview(subtitleLabel)
-        addSubview(separator)
-    }
-
-    /// Clears what the previous row left before the data source configures the cell.
-    open func prepareForReuse() {
-        titleLabel.text = ""
-        subtitleLabel.text = ""
-        setNeedsLayout()
-    }
-
-    /// The heights of the title and the subtitle laid out in `width` points with their line limits.
-    private func textHeights(width: Double) -> (title: Double, subtitle: Double) {
-        func height(_ label: Label) -> Double {
-            guard !label.text.isEmpty else { return 0 }
-            return label.textMeasurer.size(of: label.text, font: label.font, width: width, maxLines: label.numberOfLines).height
-        }
-        return (height(titleLabel), height(subtitleLabel))
-    }
-
-    /// Gap between the title and the subtitle of wrapped texts, points: 2, the one-line
-    /// layout's (its title ends at the row's middle, its subtitle starts 2 points below).
-    static let textGap: Double = 2
-
-    /// The row height the texts need at `width` (an automatic row's): the title's and
-    /// subtitle's lines, the gap, `verticalMargin` above and below; at least `minimumHeight`.
-    open func fittingHeight(width: Double) -> Double {
-        let h = textHeights(width: width - 2 * contentMargin)
-        let texts = h.title + (h.subtitle > 0 ? Self.textGap + h.subtitle : 0)
-        return max(minimumHeight, (texts + 2 * verticalMargin).rounded(.up))
-    }
-
-    /// The title over the subtitle, the separator at the bottom.
-    open override func layoutSubviews() {
-        let width = frame.width - 2 * contentMargin
-        if titleLabel.numberOfLines != 1 || subtitleLabel.numberOfLines != 1 {
-            // Lines that wrap: the block of both texts centred in the row.
-            let h = textHeights(width: width)
-            let block = h.title + (h.subtitle > 0 ? Self.textGap + h.subtitle : 0)
-            let top = ((frame.height - block) / 2).rounded(.down)
-            titleLabel.frame = Rect(x: contentMargin, y: top, width: width, height: h.title)
-            subtitleLabel.frame = h.subtitle > 0 ? Rect(x: contentMargin, y: top + h.title + Self.textGap, width: width, height: h.subtitle) : .zero
-        } else if subtitleLabel.text.isEmpty {
-            titleLabel.frame = Rect(x: contentMargin, y: 0, width: width, height: frame.height)
-            subtitleLabel.frame = .zero
-        } else {
-            let half = frame.height / 2
-            titleLabel.frame = Rect(x: contentMargin, y: half - 24, width: width, height: 24)
-            subtitleLabel.frame = Rect(x: contentMargin, y: half + 2, width: width, height: 18)
-        }
-        if list?.orientation == .horizontal {
-            // Columns: the separator runs down the edge towards the next column (the left one in a
-            // right-to-left list).
-            let x = list?.mirrorsSubviews == true ? 0 : frame.width - 1
-            separator.frame = Rect(x: x, y: contentMargin, width: 1, height: frame.height - 2 * contentMargin)
-        } else {
-            // Inset at the texts' starting edge: the right in a right-to-left screen.
-            let inset = screen?.layoutDirection == .rightToLeft ? 0 : contentMargin
-            separator.frame = Rect(x: inset, y: frame.height - 1, width: frame.width - contentMargin, height: 1)
-        }
-    }
-
-    /// Tells the list's delegate that this row was tapped.
-    open override func handleTap(at point: Point) -> Bool {
-        guard let list, row >= 0 else { return false }
-        list.delegate?.list(list, didSelectRow: row)
         return true
     }
 }

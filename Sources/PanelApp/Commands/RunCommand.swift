@@ -75,7 +75,9 @@ public enum RunCommand {
     /// The data source the configuration names; `inline`: its work answers before `load`
     /// returns (virtual time).
     public static func source(for configuration: Configuration, animator: Animator, inline: Bool = false) -> any ItemSource {
-        let fields = ItemParser.Fields(title: configuration.titleField, subtitle: configuration.subtitleField)
+        var fields = ItemParser.Fields(title: configuration.titleField, subtitle: configuration.subtitleField)
+        (fields.image, fields.detail, fields.badge, fields.body) = (configuration.imageField, configuration.detailField,
+                                                                    configuration.badgeField, configuration.bodyField)
         switch configuration.source {
         case .sample:
             return SampleItemSource(pages: 5, delay: configuration.refreshSeconds, animator: animator)

@@ -111,6 +111,17 @@ public struct Configuration: Sendable {
     public var titleField = "title"
     /// `rows.subtitle`: the item field shown under it.
     public var subtitleField = "subtitle"
+    /// `rows.image`: the item field holding the row's picture (a path or an http(s) URL).
+    public var imageField = "image"
+    /// `rows.detail`: the item field shown at the row's trailing edge.
+    public var detailField = "detail"
+    /// `rows.badge`: the item field shown in the row's badge.
+    public var badgeField = "badge"
+    /// `rows.body`: the item field the detail page shows.
+    public var bodyField = "body"
+    /// `rows.image-size`: the picture's side, points: 56 (a list thumbnail of iOS's and
+    /// Android's medium list items).
+    public var imageSize = 56.0
     // [input]
     /// `input.devices`: touchscreen nodes; empty: every one udev reports.
     public var devices: [String] = []
@@ -227,11 +238,21 @@ public struct Configuration: Sendable {
     public var stateDirectory = "/var/lib/panel-refresh"
     /// Whether `stateDirectory` was set by the file or `--set` (else `$STATE_DIRECTORY` wins).
     public var stateDirectoryIsSet = false
+    /// `state.cache-directory`: where pictures fetched over HTTP are kept; nil: `$CACHE_DIRECTORY`
+    /// (the unit's `CacheDirectory=`), else they are kept in memory only.
+    public var cacheDirectory: String?
     // [limits]
     /// The most pixels one image may declare (`PNG.defaultMaxPixels`, 16 Mpx).
     public var maxImagePixels = PNG.defaultMaxPixels
     /// Bytes the decoded images may take together (`Renderer.defaultImageCacheBytes`).
     public var imageCacheBytes = Renderer.defaultImageCacheBytes
+    /// `limits.picture-cache-mb`: bytes the rows' decoded thumbnails may take: 16 MiB, some
+    /// 1,300 thumbnails of 56 points at scale 1 (12.5 KB each), 330 at scale 2.
+    public var pictureCacheBytes = 16 << 20
+    /// `limits.picture-disk-mb`: bytes the fetched pictures may take in the cache directory: 64 MiB.
+    public var pictureDiskBytes = 64 << 20
+    /// `limits.picture-mb`: the largest picture file or download: 8 MiB.
+    public var pictureMaxBytes = 8 << 20
     /// The most frames `appearance.gif-frames` may hold: 240 (8 s at MJRefresh's 30 frames
     /// a second, for each state).
     public var gifMaxFrames = 240
@@ -521,6 +542,11 @@ public struct Configuration: Sendable {
             Key(section: "data", name: "refresh-seconds", doc: "how long the sample source takes to load, seconds (0 to 60)") { $0.refreshSeconds = try number($1, refreshSecondsRange) },
             Key(section: "rows", name: "title", doc: "the item field shown as a row's title") { $0.titleField = $1 },
             Key(section: "rows", name: "subtitle", doc: "the item field shown under it") { $0.subtitleField = $1 },
+            Key(section: "rows", name: "image", doc: "the item field holding the row's picture: an absolute file path or an http(s) URL of a PNG, JPEG or WebP (told by its bytes). When any item of the list has one, every row gets a picture column, with a placeholder while it loads and a broken mark when it cannot be shown") { $0.imageField = $1 },
+            Key(section: "rows", name: "image-size", doc: "the picture's side, points (16 to 200; 56); it is decoded once at this size and the screen's scale, filling the square (the middle of a picture of another shape is kept)") { $0.imageSize = try number($1, 16...200) },
+            Key(section: "rows", name: "detail", doc: "the item field shown at the row's trailing edge on one line (a time, a price, a status; a number is shown as it is)") { $0.detailField = $1 },
+            Key(section: "rows", name: "badge", doc: "the item field shown in a small red badge after the detail (a count, \"new\")") { $0.badgeField = $1 },
+            Key(section: "rows", name: "body", doc: "the item field the detail page shows under the title, wrapped and scrollable (rows.tap = detail)") { $0.bodyField = $1 },
             Key(section: "rows", name: "height", doc: "row height, points (24 to 400); a column's width in a horizontal list; with title-lines or subtitle-lines above 1, the shortest a row gets") { $0.rowHeight = try number($1, 24...400) },
             Key(section: "rows", name: "title-lines", doc: "lines a row's title wraps to at word boundaries, the last cut with an ellipsis (0 to 8; 0: as many as it needs); above 1, each row is as tall as its texts, measured once when it first shows") { $0.titleLines = try integer($1, 0...8) },
             Key(section: "rows", name: "subtitle-lines", doc: "lines a row's subtitle wraps to, as title-lines (0 to 8)") { $0.subtitleLines = try integer($1, 0...8) },
@@ -612,11 +638,23 @@ public struct Configuration: Sendable {
                 $0.stateDirectory = try path($1)
                 $0.stateDirectoryIsSet = true
             },
+            Key(section: "state", name: "cache-directory", doc: "where pictures fetched over HTTP are kept across restarts; unset: $CACHE_DIRECTORY when systemd sets it (the unit's CacheDirectory), else they are kept in memory only") {
+                $0.cacheDirectory = try path($1)
+            },
             Key(section: "limits", name: "image-pixels", doc: "the most pixels one image file may declare, checked from its header before decoding (65536 to 268435456; 16777216, 16 Mpx); a second floor may have at most four times the screen's pixels") {
                 $0.maxImagePixels = try integer($1, 65_536...268_435_456)
             },
             Key(section: "limits", name: "image-cache-mb", doc: "MiB the decoded images may take together, each kept at the size it is drawn (1 to 1024; 32)") {
                 $0.imageCacheBytes = try integer($1, 1...1024) << 20
+            },
+            Key(section: "limits", name: "picture-cache-mb", doc: "MiB the rows' decoded thumbnails may take together; the rows on screen are always kept (1 to 1024; 16)") {
+                $0.pictureCacheBytes = try integer($1, 1...1024) << 20
+            },
+            Key(section: "limits", name: "picture-disk-mb", doc: "MiB the pictures fetched over HTTP may take in state.cache-directory, least recently used first out (0 to 65536; 64; 0: none kept)") {
+                $0.pictureDiskBytes = try integer($1, 0...65_536) << 20
+            },
+            Key(section: "limits", name: "picture-mb", doc: "MiB a picture file or download may have; a larger one shows the broken mark (1 to 64; 8)") {
+                $0.pictureMaxBytes = try integer($1, 1...64) << 20
             },
             Key(section: "limits", name: "gif-frames", doc: "the most PNG frames appearance.gif-frames may hold (1 to 1000; 240)") {
                 $0.gifMaxFrames = try integer($1, 1...1000)

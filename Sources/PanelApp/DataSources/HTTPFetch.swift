@@ -47,9 +47,10 @@ enum HTTPFetch {
     /// The body collected by the write callback, never more than `limit` bytes.
     private final class Sink {
         let limit: Int
+        let cancel: CancelFlag?
         var bytes: [UInt8] = []
         var overflowed = false
-        init(limit: Int) { self.limit = limit }
+        init(limit: Int, cancel: CancelFlag?) { (self.limit, self.cancel) = (limit, cancel) }
     }
 
     /// libcurl hands each piece of the body here; returning less than it got ends the transfer
@@ -57,6 +58,8 @@ enum HTTPFetch {
     private static let write: panel_curl_write_callback = { data, size, count, user in
         guard let data, let user else { return 0 }
         let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+        // A picture whose row scrolled away: the transfer ends at its next piece.
+        if sink.cancel?.isSet == true { return 0 }
         let (n, overflow) = size.multipliedReportingOverflow(by: count)
         guard !overflow, n <= sink.limit - sink.bytes.count else {
             sink.overflowed = true
@@ -73,13 +76,15 @@ enum HTTPFetch {
     /// - Parameter credentials: user and password for the server, set as libcurl options
     ///   (`CURLOPT_USERNAME`, `CURLOPT_PASSWORD`) rather than in the URL, so they appear in no
     ///   message.
-    static func get(_ url: String, limits: HTTPLimits, credentials: HTTPCredentials? = nil) throws -> [UInt8] {
+    /// - Parameter cancel: when set, the transfer ends at the next piece of the body that
+    ///   arrives (`DataSourceError.cancelled`).
+    static func get(_ url: String, limits: HTTPLimits, credentials: HTTPCredentials? = nil, cancel: CancelFlag? = nil) throws -> [UInt8] {
         if let reason = unavailable { throw DataSourceError.unreachable(source: url, reason: reason) }
         guard let handle = panel_curl_easy_init() else {
             throw DataSourceError.unreachable(source: url, reason: "libcurl could not make a transfer")
         }
         defer { panel_curl_easy_cleanup(handle) }
-        let sink = Sink(limit: limits.maxBytes)
+        let sink = Sink(limit: limits.maxBytes, cancel: cancel)
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let code: CURLcode = withExtendedLifetime(sink) {
             errorText.withUnsafeMutableBufferPointer { errorBuffer in
@@ -122,6 +127,8 @@ enum HTTPFetch {
             return sink.bytes
         case CURLE_FILESIZE_EXCEEDED:
             throw DataSourceError.tooLarge(source: url, limit: limits.maxBytes)
+        case CURLE_WRITE_ERROR where sink.cancel?.isSet == true:
+            throw DataSourceError.cancelled(source: url)
         case CURLE_WRITE_ERROR where sink.overflowed:
             throw DataSourceError.tooLarge(source: url, limit: limits.maxBytes)
         case CURLE_OPERATION_TIMEDOUT:

@@ -18,6 +18,8 @@ public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible
     case tooLarge(source: String, limit: Int)
     /// Slower than `bytesPerSecond` for `seconds`: a server that trickles.
     case stalled(source: String, bytesPerSecond: Int, seconds: Int)
+    /// Given up because nothing wants the answer any more (a picture's row scrolled away).
+    case cancelled(source: String)
 
     /// What happened, with every URL's password and secret-looking query values masked
     /// (`Redaction`): this text goes to the journal and to STATUS.
@@ -32,6 +34,7 @@ public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible
         case let .malformed(source, reason): return "\(source) sent something that is not a list of items: \(reason)"
         case let .tooLarge(source, limit): return "\(source) sent more than \(limit) bytes"
         case let .stalled(source, rate, seconds): return "\(source) sent less than \(rate) bytes/s for \(seconds) s"
+        case let .cancelled(source): return "\(source) was no longer wanted"
         }
     }
 }
@@ -42,15 +45,29 @@ public enum ItemParser {
     /// Output larger than this is refused (a kiosk list, not a database dump): 4 MiB.
     public static let maxBytes = 4 << 20
 
-    /// Which fields of an item hold the title and the subtitle (`[rows]` in the configuration).
+    /// Which fields of an item hold what a row shows (`[rows]` in the configuration).
     public struct Fields: Sendable, Equatable {
         /// The item field shown as the title.
         public var title = "title"
         /// The item field shown as the subtitle.
         public var subtitle = "subtitle"
-        /// Fields named `title` and `subtitle`.
+        /// The field holding the picture's path or URL.
+        public var image = "image"
+        /// The field shown at the row's trailing edge.
+        public var detail = "detail"
+        /// The field shown in the badge.
+        public var badge = "badge"
+        /// The field the detail page shows as its text.
+        public var body = "body"
+        /// Fields named `title` and `subtitle` (and `image`, `detail`, `badge`, `body`).
         public init(title: String = "title", subtitle: String = "subtitle") { (self.title, self.subtitle) = (title, subtitle) }
     }
+
+    /// Characters of an image path or URL kept: 2,048 (longer is no picture; browsers'
+    /// practical URL limit is about this).
+    public static let maxImageReference = 2048
+    /// Characters of a detail page's body kept: 20,000 (a few screens of text).
+    public static let maxBodyScalars = 20_000
 
     /// Characters of a title or subtitle kept: 1,000. A row shows one or two lines of each;
     /// the rest would only cost time on the run loop (every comparison, every layout), so it is
@@ -98,15 +115,30 @@ public enum ItemParser {
             case .number(let d)?: id = "\(d)"
             default: id = "\(index + 1)"
             }
-            return Item(id: id, title: bounded(title), subtitle: bounded(object[names.subtitle]?.string ?? ""))
+            func text(_ field: String) -> String { bounded(object[field]?.string ?? "") }
+            // A number is a detail or badge as well ("price": 12.5, "unread": 3).
+            func shown(_ field: String) -> String {
+                switch object[field] {
+                case .integer(let n)?: return String(n)
+                case .number(let d)?: return "\(d)"
+                default: return text(field)
+                }
+            }
+            let image = object[names.image]?.string ?? ""
+            var item = Item(id: id, title: bounded(title), subtitle: text(names.subtitle),
+                            image: image.utf8.count <= maxImageReference ? image : "",
+                            detail: shown(names.detail), badge: shown(names.badge),
+                            body: bounded(object[names.body]?.string ?? "", limit: maxBodyScalars))
+            item.object = value
+            return item
         }
     }
 
-    /// `text` cut to `maxTextScalars` Unicode scalars (whole scalars; a cut inside a long run of
+    /// `text` cut to `limit` Unicode scalars (whole scalars; a cut inside a long run of
     /// combining marks drops the rest of them).
-    public static func bounded(_ text: String) -> String {
+    public static func bounded(_ text: String, limit: Int = maxTextScalars) -> String {
         let scalars = text.unicodeScalars
-        guard let end = scalars.index(scalars.startIndex, offsetBy: maxTextScalars, limitedBy: scalars.endIndex),
+        guard let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex),
               end != scalars.endIndex else { return text }
         var kept = String.UnicodeScalarView()
         kept.append(contentsOf: scalars[..<end])

@@ -3,7 +3,7 @@ import FoundationEssentials
 /// Any JSON value, read with FoundationEssentials' `JSONDecoder` (the program links no full
 /// Foundation, so no `JSONSerialization`): the item files and pages, whose fields are named
 /// by the configuration, and the last-updated file.
-enum JSONValue: Decodable, Equatable {
+enum JSONValue: Codable, Hashable, Sendable {
     case null
     case bool(Bool)
     /// An integer that fits, kept exact (ids).
@@ -30,6 +30,27 @@ enum JSONValue: Decodable, Equatable {
         } else {
             self = .object(try container.decode([String: JSONValue].self))
         }
+    }
+
+    /// Writes the value back as JSON (a tap command's stdin gets its item this way).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let b): try container.encode(b)
+        case .integer(let i): try container.encode(i)
+        case .number(let d): try container.encode(d.isFinite ? d : 0)
+        case .string(let s): try container.encode(s)
+        case .array(let a): try container.encode(a)
+        case .object(let o): try container.encode(o)
+        }
+    }
+
+    /// The value as compact JSON, keys sorted (the same item gives the same bytes).
+    var encoded: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? Array(encoder.encode(self))) ?? Array("null".utf8)
     }
 
     /// Parses one JSON text.

@@ -67,50 +67,12 @@ public final class FileLastUpdatedStore: LastUpdatedStore {
         }
     }
 
-    /// open, write, fsync, close and rename, each checked: Foundation's atomic write names
-    /// no errno and does not flush.
-    ///
-    /// Nothing is written through a symbolic link: whatever stands at the temporary name (a
-    /// file left by a crash, or a link someone planted to make the kiosk overwrite its target)
-    /// is unlinked, which removes a link itself, and the file is created anew with
-    /// `O_CREAT | O_EXCL | O_NOFOLLOW`, which fails rather than follow a link that appears in
-    /// between. rename(2) then replaces the name `path`, never what a link there points to.
+    /// The whole file replaced at once, flushed (`AtomicFile`).
     private func write(_ bytes: [UInt8]) throws(LastUpdatedStoreError) {
-        let temporary = path + ".new"
-        func fail(_ step: String) -> LastUpdatedStoreError {
-            .cannotWrite(path: path, step: step, errno: errno)
-        }
-        // ENOENT: nothing there; ENOTDIR: the directory is a file, which open reports.
-        guard unlink(temporary) == 0 || errno == ENOENT || errno == ENOTDIR else { throw fail("unlink") }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw fail("open") }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let error = fail("write")
-                close(fd)
-                unlink(temporary)
-                throw error
-            }
-            offset += n
-        }
-        guard fsync(fd) == 0 else {
-            let error = fail("fsync")
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        guard close(fd) == 0 else {
-            let error = fail("close")
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let error = fail("rename")
-            unlink(temporary)
-            throw error
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.write(bytes, to: path)
+        } catch {
+            throw .cannotWrite(path: path, step: error.step, errno: error.errno)
         }
     }
 

@@ -108,6 +108,15 @@ public final class PanelRuntime {
             session.successDisplayDuration = configuration.resultSeconds
             session.header.lastUpdatedFormatter = host.lastUpdatedFormatter
             Appearance.styleRows(session.list, configuration)
+            session.imageSize = configuration.imageSize
+            var limits = PictureLimits()
+            (limits.maxBytes, limits.maxPixels, limits.timeout) = (configuration.pictureMaxBytes, configuration.maxImagePixels, max(configuration.timeout, 15))
+            let disk = configuration.cacheDirectory.flatMap { configuration.pictureDiskBytes > 0 ? DiskPictureCache(directory: $0, budget: configuration.pictureDiskBytes) : nil }
+            let pictures = ThumbnailLoader(budget: configuration.pictureCacheBytes, limits: limits, disk: disk)
+            pictures.onFailure = { request, error in
+                Log.event(.imageFailed, priority: 4, "picture: \(error)", fields: ["PANEL_REFRESH_PICTURE": Redaction.redact(request.source)])
+            }
+            session.pictures = pictures
             session.header.lastUpdatedStore = lastUpdatedStore
             self.session = session
         case .views(let build):
@@ -118,6 +127,7 @@ public final class PanelRuntime {
         renderer.maxImagePixels = configuration.maxImagePixels
         renderer.imageCacheBytes = configuration.imageCacheBytes
         renderer.onError = { error in Log.event(.imageFailed, priority: 3, "image: \(error)") }
+        renderer.imageSupplier = session?.pictures
         driver = FrameDriver(screen: scene.screen, renderer: renderer, display: display,
                              now: stopwatch ?? { [clock] in clock.now })
         driver.onError = { [weak self] error in

@@ -45,6 +45,16 @@ public final class PanelSession: ListDataSource {
     public var tracesTimings = false
     /// Seconds of the scene's clock at the first input event; traces count from it.
     public var traceOrigin: Double = 0
+    /// Fetches and decodes the rows' pictures off the run loop (nil: rows show no pictures).
+    public var pictures: ThumbnailLoader? {
+        didSet { pictures?.onChange = { [weak self] in self?.pictureChanged($0) } }
+    }
+    /// The pictures' side, points.
+    public var imageSize: Double = 56
+    /// Whether some item has a picture: then every row has the picture column.
+    public private(set) var showsPictures = false
+    /// The picture each cell on screen wants.
+    private var cellPictures: [ObjectIdentifier: ThumbnailLoader.Request] = [:]
 
     /// - Parameters: `header` and `footer` default to MJRefresh's normal header and auto footer;
     ///   `orientation` horizontal lays the items out as columns, loaded further by `trailer`.
@@ -139,6 +149,9 @@ public final class PanelSession: ListDataSource {
             case .success(let page):
                 self.items = page
                 self.loadedPages = 1
+                // The server may be back: pictures that failed are tried again.
+                self.pictures?.forgetFailures()
+                self.showsPictures = page.contains { !$0.image.isEmpty }
                 self.list.reloadData()
                 self.onItemsChanged?()
                 self.header.finishedDisplayDuration = self.successDisplayDuration
@@ -163,6 +176,7 @@ public final class PanelSession: ListDataSource {
             case .success(let page):
                 self.items += page
                 self.loadedPages += 1
+                if !self.showsPictures, page.contains(where: { !$0.image.isEmpty }) { self.showsPictures = true }
                 self.list.reloadData()
                 self.onItemsChanged?()
                 loader.finishedDisplayDuration = 0
@@ -181,15 +195,45 @@ public final class PanelSession: ListDataSource {
     /// The items loaded so far.
     public func numberOfRows(in list: ListView) -> Int { items.count }
 
-    /// The item's title and subtitle on the cell.
+    /// The item's title, subtitle, detail, badge and picture on the cell.
     public func list(_ list: ListView, configure cell: ListCell, forRow row: Int) {
         guard row < items.count else { return }
-        cell.titleLabel.text = items[row].title
-        cell.subtitleLabel.text = items[row].subtitle
+        let item = items[row]
+        cell.titleLabel.text = item.title
+        cell.subtitleLabel.text = item.subtitle
+        cell.detailLabel.text = item.detail
+        cell.badgeLabel.text = item.badge
+        cell.imageSize = showsPictures && pictures != nil ? imageSize : 0
+        let previous = cellPictures[ObjectIdentifier(cell)]
+        if let pictures, showsPictures, !item.image.isEmpty {
+            let pixels = Int((imageSize * scene.screen.scale).rounded(.up))
+            let request = ThumbnailLoader.Request(source: item.image, width: pixels, height: pixels)
+            cellPictures[ObjectIdentifier(cell)] = request
+            // Wanted before the old one is let go: the same picture again keeps its job.
+            cell.picture = pictures.want(request, size: Size(width: imageSize, height: imageSize))
+        } else {
+            cellPictures[ObjectIdentifier(cell)] = nil
+            cell.picture = nil
+        }
+        if let previous { pictures?.release(previous) }
+    }
+
+    /// A picture became ready (or failed): the cells on screen that want it show it.
+    private func pictureChanged(_ request: ThumbnailLoader.Request) {
+        guard let pictures else { return }
+        for cell in list.visibleCells.values where cellPictures[ObjectIdentifier(cell)] == request {
+            cell.picture = pictures.picture(request, size: Size(width: imageSize, height: imageSize))
+        }
     }
 }
 
 extension PanelSession: ListDelegate {
     /// A tap reached a row: a trace line (what opens it is the rows' own work).
     public func list(_ list: ListView, didSelectRow row: Int) { record(.select(t: now, row: row)) }
+
+    /// A row left the screen: its picture is no longer wanted by it.
+    public func list(_ list: ListView, didEndDisplaying cell: ListCell, forRow row: Int) {
+        guard let request = cellPictures.removeValue(forKey: ObjectIdentifier(cell)) else { return }
+        pictures?.release(request)
+    }
 }

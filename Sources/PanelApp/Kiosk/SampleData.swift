@@ -10,9 +10,46 @@ public struct Item: Sendable, Hashable {
     public var title: String
     /// The row's second line.
     public var subtitle: String
+    /// The row's picture: an absolute file path or an http(s) URL; empty: none.
+    public var image = ""
+    /// The trailing text (a time, a price, a status); empty: none.
+    public var detail = ""
+    /// The badge's text (a count, "new"); empty: none.
+    public var badge = ""
+    /// The detail page's text under the title; empty: the subtitle.
+    public var body = ""
+    /// The item's object as the source sent it (nil for items made here).
+    var object: JSONValue?
+
+    /// The item as one line of compact JSON, keys sorted: the source's object as it sent it, or
+    /// the fields of an item made here (a tap command reads it on stdin).
+    public var json: [UInt8] {
+        if let object { return object.encoded }
+        var fields: [String: JSONValue] = ["id": .string(id), "title": .string(title), "subtitle": .string(subtitle)]
+        for (key, value) in [("image", image), ("detail", detail), ("badge", badge), ("body", body)] where !value.isEmpty {
+            fields[key] = .string(value)
+        }
+        return JSONValue.object(fields).encoded
+    }
+
+    /// Items are equal when what they show is: the source's object they came from is not compared.
+    public static func == (a: Item, b: Item) -> Bool {
+        a.shown == b.shown
+    }
+
+    /// Hashes what the item shows.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(shown)
+    }
+
+    private var shown: [String] { [id, title, subtitle, image, detail, badge, body] }
 
     /// An item.
-    public init(id: String, title: String, subtitle: String) { (self.id, self.title, self.subtitle) = (id, title, subtitle) }
+    public init(id: String, title: String, subtitle: String, image: String = "", detail: String = "", badge: String = "",
+                body: String = "") {
+        (self.id, self.title, self.subtitle) = (id, title, subtitle)
+        (self.image, self.detail, self.badge, self.body) = (image, detail, badge, body)
+    }
 }
 
 /// Where the list's items come from. `load` may complete later (in virtual time for the

@@ -15,6 +15,9 @@ public struct HostEnvironment: Sendable {
     /// `$STATE_DIRECTORY`'s first path, set by systemd for the unit's `StateDirectory=`; nil
     /// outside a unit. `state.directory` in the configuration wins over it.
     public var stateDirectory: String?
+    /// `$CACHE_DIRECTORY`'s first path, set by systemd for the unit's `CacheDirectory=`: where
+    /// fetched pictures are kept. `state.cache-directory` wins over it.
+    public var cacheDirectory: String?
     /// `$XDG_SESSION_ID`: the logind session pam_systemd opened for the unit (`PAMName=`);
     /// nil without one (then the process's own session, if any, is asked of logind).
     public var sessionID: String?
@@ -28,6 +31,7 @@ public struct HostEnvironment: Sendable {
     public func applied(to configuration: Configuration) -> Configuration {
         var c = configuration
         if !c.stateDirectoryIsSet, let stateDirectory { c.stateDirectory = stateDirectory }
+        if c.cacheDirectory == nil, let cacheDirectory { c.cacheDirectory = cacheDirectory }
         return c
     }
 
@@ -38,16 +42,20 @@ public struct HostEnvironment: Sendable {
     public static func read() -> HostEnvironment {
         tzset()
         let language = getenv("LANG").map { String(cString: $0) } ?? "en"
-        // systemd joins several StateDirectory= paths with colons; ours is the first.
-        let state = getenv("STATE_DIRECTORY").map { String(cString: $0) }
-            .flatMap { $0.split(separator: ":").first.map(String.init) }
-            .flatMap { $0.hasPrefix("/") ? $0 : nil }
+        // systemd joins several StateDirectory= (CacheDirectory=) paths with colons; ours is the first.
+        func directory(_ variable: String) -> String? {
+            getenv(variable).map { String(cString: $0) }
+                .flatMap { $0.split(separator: ":").first.map(String.init) }
+                .flatMap { $0.hasPrefix("/") ? $0 : nil }
+        }
+        let state = directory("STATE_DIRECTORY")
         var host = HostEnvironment(language: language.isEmpty ? "en" : language, stateDirectory: state, utcOffset: { date in
             var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
             var parts = tm()
             guard localtime_r(&seconds, &parts) != nil else { return 0 }
             return Int(parts.tm_gmtoff)
         })
+        host.cacheDirectory = directory("CACHE_DIRECTORY")
         host.sessionID = getenv("XDG_SESSION_ID").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         return host
     }

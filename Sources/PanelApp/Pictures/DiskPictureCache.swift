@@ -1,0 +1,115 @@
+import Glibc
+import PanelInput
+import Synchronization
+
+/// Pictures fetched over HTTP kept as fetched (compressed) in the service's cache directory
+/// (systemd's `CacheDirectory=`, `$CACHE_DIRECTORY`), bounded in bytes, least recently used
+/// first out: a kiosk that restarts, or scrolls back, does not fetch its thumbnails again.
+///
+/// One file per URL, named by the URL's 64-bit FNV-1a hash; the file starts with a line
+/// naming the URL, so two URLs with one hash never show each other's picture. Written whole
+/// under a temporary name and renamed (`AtomicFile`), so a crash leaves no half picture. Used
+/// by the loader's workers at once: the index is behind a mutex, the files need none.
+public final class DiskPictureCache: Sendable {
+    /// The directory holding the files.
+    public let directory: String
+    /// Bytes the files may take together.
+    public let budget: Int
+
+    private struct Entry { var bytes: Int; var lastUse: UInt64 }
+    private struct Index { var entries: [String: Entry] = [:]; var total = 0; var uses: UInt64 = 0 }
+    private let index = Mutex(Index())
+
+    /// The first line of every file, before the URL.
+    static let magic = Array("panel-refresh picture 1\n".utf8)
+    /// The suffix of the cache's files (everything else in the directory is left alone).
+    static let suffix = ".picture"
+
+    /// A cache in `directory` (which must exist: systemd makes it) of at most `budget` bytes.
+    /// The files already there are counted, oldest first out; half-written ones are removed.
+    public init(directory: String, budget: Int) {
+        (self.directory, self.budget) = (directory, max(0, budget))
+        var found: [(name: String, bytes: Int, time: Int)] = []
+        if let dir = opendir(directory) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                var info = stat()
+                guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+                if name.contains(Self.suffix + ".") {
+                    unlink(directory + "/" + name)
+                } else if name.hasSuffix(Self.suffix) {
+                    found.append((name, Int(info.st_size), info.st_mtim.tv_sec))
+                }
+            }
+            closedir(dir)
+        }
+        index.withLock { index in
+            for file in found.sorted(by: { $0.time < $1.time }) {
+                index.uses += 1
+                index.entries[file.name] = Entry(bytes: file.bytes, lastUse: index.uses)
+                index.total += file.bytes
+            }
+        }
+        evict()
+    }
+
+    /// The file name for `url`.
+    static func name(_ url: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + suffix
+    }
+
+    /// The picture fetched from `url` earlier, if it is still kept (at most `limit` bytes).
+    public func bytes(for url: String, limit: Int) -> [UInt8]? {
+        let name = Self.name(url)
+        guard index.withLock({ $0.entries[name] != nil }) else { return nil }
+        let header = Self.magic + Array(url.utf8) + [0x0a]
+        guard let file = try? BoundedFile.read(directory + "/" + name, limit: limit + header.count),
+              file.count > header.count, Array(file[0..<header.count]) == header else {
+            // Another URL with the same hash, or a file damaged outside: not this picture.
+            return nil
+        }
+        index.withLock { index in
+            index.uses += 1
+            index.entries[name]?.lastUse = index.uses
+        }
+        return Array(file[header.count...])
+    }
+
+    /// Keeps `bytes` fetched from `url`, then drops the least recently used files past the budget.
+    public func store(_ bytes: [UInt8], for url: String) {
+        let name = Self.name(url)
+        let file = Self.magic + Array(url.utf8) + [0x0a] + bytes
+        guard file.count <= budget else { return }
+        // Each writer its own temporary name: two workers may fetch one URL at once.
+        let temporary = directory + "/" + name + ".\(UInt32.random(in: 0...UInt32.max))"
+        guard (try? AtomicFile.write(file, to: directory + "/" + name, temporary: temporary, durable: false)) != nil else { return }
+        index.withLock { index in
+            index.total -= index.entries[name]?.bytes ?? 0
+            index.uses += 1
+            index.entries[name] = Entry(bytes: file.count, lastUse: index.uses)
+            index.total += file.count
+        }
+        evict()
+    }
+
+    /// Bytes the files take now.
+    public var bytesUsed: Int { index.withLock { $0.total } }
+    /// Files kept now.
+    public var count: Int { index.withLock { $0.entries.count } }
+
+    private func evict() {
+        let doomed: [String] = index.withLock { index in
+            var out: [String] = []
+            while index.total > budget, let oldest = index.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                index.total -= oldest.value.bytes
+                index.entries[oldest.key] = nil
+                out.append(oldest.key)
+            }
+            return out
+        }
+        for name in doomed { unlink(directory + "/" + name) }
+    }
+}

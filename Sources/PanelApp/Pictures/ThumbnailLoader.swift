@@ -1,0 +1,174 @@
+import Dispatch
+import PanelRender
+import PanelUI
+
+/// Rows' pictures, fetched and decoded by a bounded number of workers off the run loop, each
+/// once at the size it is drawn, kept in memory bounded in bytes (and on disk, for URLs,
+/// through a `DiskPictureCache`). The renderer draws them by name (`ImageSupplier`); nothing
+/// is decoded on the frame path.
+///
+/// A row asks with `want` when it is configured and lets go with `release` when it scrolls
+/// away: a picture no row wants is taken off the queue, or its fetch is cancelled. Pictures a
+/// row on screen shows are never evicted; the rest go least recently used first.
+@MainActor
+public final class ThumbnailLoader: ImageSupplier {
+    /// One picture at one drawn size.
+    public struct Request: Hashable, Sendable {
+        /// The picture's absolute path or http(s) URL.
+        public var source: String
+        /// Pixels across and down, as drawn.
+        public var width: Int, height: Int
+        /// A request for `source` drawn `width` x `height` pixels.
+        public init(source: String, width: Int, height: Int) { (self.source, self.width, self.height) = (source, width, height) }
+        /// The name the renderer knows the decoded picture by.
+        public var name: String { "\(width)x\(height) \(source)" }
+    }
+
+    private struct Kept { var surface: Surface; var bytes: Int; var lastUse: UInt64 }
+
+    /// Bytes the decoded pictures may take together.
+    public var budget: Int { didSet { evict() } }
+    /// Pictures fetched and decoded at once, at most.
+    public let workers: Int
+    /// What one picture may cost.
+    public var limits: PictureLimits
+    /// Where fetched URLs are kept across scrolls and restarts (nil: memory only).
+    public let disk: DiskPictureCache?
+    /// Whether a job runs on the caller's thread before `want` returns (virtual time: tests and
+    /// replays, where a picture takes no time); off in the kiosk.
+    public var runsInline = false
+    /// Hears a wanted picture become ready or fail (the session shows it in the rows that
+    /// want it).
+    public var onChange: ((Request) -> Void)?
+    /// Hears each failure (the program logs it once per picture).
+    public var onFailure: ((Request, PictureError) -> Void)?
+
+    private var kept: [String: Kept] = [:]
+    private var failed: [String: PictureError] = [:]
+    private var pins: [Request: Int] = [:]
+    /// Wanted, not started: the newest last (taken first: the rows that just came on screen).
+    private var queue: [Request] = []
+    private var running: [Request: CancelFlag] = [:]
+    private var uses: UInt64 = 0
+    private static let work = DispatchQueue(label: "panel-refresh.pictures", attributes: .concurrent)
+
+    /// Failures remembered (so a broken picture is not fetched at every scroll) until
+    /// `forgetFailures()` (a refresh): 4,096 names, some hundreds of KB at most.
+    static let maxFailures = 4096
+
+    /// Bytes the decoded pictures take now.
+    public private(set) var bytesUsed = 0
+    /// Pictures decoded so far.
+    public private(set) var decoded = 0
+    /// Jobs dropped or cancelled because their rows scrolled away.
+    public private(set) var cancelled = 0
+    /// Jobs started so far.
+    public private(set) var started = 0
+    /// Pictures in memory now.
+    public var count: Int { kept.count }
+    /// Jobs waiting or running now.
+    public var pending: Int { queue.count + running.count }
+
+    /// A loader keeping `budget` bytes of decoded pictures, running at most `workers` jobs.
+    public init(budget: Int = 16 << 20, workers: Int = 2, limits: PictureLimits = PictureLimits(), disk: DiskPictureCache? = nil) {
+        (self.budget, self.workers, self.limits, self.disk) = (max(0, budget), max(1, workers), limits, disk)
+    }
+
+    /// What the row wanting `request` shows now: the picture (`size` points), the placeholder
+    /// while it loads, or the broken mark. Starts the job when there is none.
+    public func want(_ request: Request, size: Size) -> RowPicture {
+        pins[request, default: 0] += 1
+        if kept[request.name] == nil, failed[request.name] == nil, running[request] == nil, !queue.contains(request) {
+            queue.append(request)
+            pump()
+        }
+        return picture(request, size: size)
+    }
+
+    /// What a row wanting `request` shows now (without wanting it).
+    public func picture(_ request: Request, size: Size) -> RowPicture {
+        if kept[request.name] != nil { return .shown(ImageReference(supplied: request.name, size: size)) }
+        return failed[request.name] == nil ? .loading : .failed
+    }
+
+    /// A row no longer shows `request`: when no row does, its job is dropped or cancelled.
+    public func release(_ request: Request) {
+        guard let count = pins[request] else { return }
+        guard count <= 1 else { pins[request] = count - 1; return }
+        pins[request] = nil
+        if let at = queue.firstIndex(of: request) {
+            queue.remove(at: at)
+            cancelled += 1
+        } else if let flag = running[request] {
+            flag.set()
+        }
+    }
+
+    /// Failed pictures are tried again when next wanted (after a refresh: the server may be back).
+    public func forgetFailures() { failed.removeAll() }
+
+    /// The decoded picture named `name`, at its drawn size.
+    public func surface(named name: String) -> Surface? {
+        guard kept[name] != nil else { return nil }
+        uses += 1
+        kept[name]?.lastUse = uses
+        return kept[name]?.surface
+    }
+
+    /// Starts waiting jobs while fewer than `workers` run.
+    private func pump() {
+        while running.count < workers, let request = queue.popLast() {
+            let flag = CancelFlag()
+            running[request] = flag
+            started += 1
+            let (limits, disk) = (limits, disk)
+            let job: @Sendable () -> Result<Bitmap, PictureError> = {
+                guard !flag.isSet else { return .failure(.cancelled) }
+                return PictureFetch.thumbnail(request.source, width: request.width, height: request.height,
+                                              limits: limits, disk: disk, cancel: flag)
+            }
+            if runsInline {
+                finish(request, job())
+            } else {
+                Self.work.async {
+                    let result = job()
+                    Task { @MainActor [weak self] in self?.finish(request, result) }
+                }
+            }
+        }
+    }
+
+    private func finish(_ request: Request, _ result: Result<Bitmap, PictureError>) {
+        running[request] = nil
+        switch result {
+        case .success(let bitmap):
+            decoded += 1
+            // Kept even when no row wants it now: it was paid for, and the row may come back.
+            uses += 1
+            kept[request.name] = Kept(surface: bitmap.surface(), bytes: bitmap.bytes, lastUse: uses)
+            bytesUsed += bitmap.bytes
+            evict()
+            if pins[request] != nil { onChange?(request) }
+        case .failure(.cancelled):
+            cancelled += 1
+        case .failure(let error):
+            if failed.count >= Self.maxFailures { failed.removeAll() }
+            failed[request.name] = error
+            onFailure?(request, error)
+            if pins[request] != nil { onChange?(request) }
+        }
+        pump()
+    }
+
+    /// Drops the least recently used pictures no row shows until the rest fit the budget.
+    private func evict() {
+        guard bytesUsed > budget else { return }
+        let shown = Set(pins.keys.map(\.name))
+        let order = kept.filter { !shown.contains($0.key) }.sorted { $0.value.lastUse < $1.value.lastUse }
+        for (name, entry) in order {
+            guard bytesUsed > budget else { break }
+            kept[name] = nil
+            bytesUsed -= entry.bytes
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Glibc
+
+/// Writing a whole file so that readers see the old one or the new one, never half of either:
+/// open, write, (fsync,) close and rename, each checked with its errno. Foundation's atomic
+/// write names no errno and does not flush.
+///
+/// Nothing is written through a symbolic link: whatever stands at the temporary name (a file
+/// left by a crash, or a link someone planted to make the kiosk overwrite its target) is
+/// unlinked, which removes a link itself, and the file is created anew with
+/// `O_CREAT | O_EXCL | O_NOFOLLOW`, which fails rather than follow a link that appears in
+/// between. rename(2) then replaces the name `path`, never what a link there points to.
+enum AtomicFile {
+    /// The step that failed and its errno.
+    struct Failure: Error, Equatable {
+        /// "unlink", "open", "write", "fsync", "close" or "rename".
+        var step: String
+        /// errno after it.
+        var errno: Int32
+    }
+
+    /// Writes `bytes` to `path` through `temporary` (default: `path` + ".new"). `durable`:
+    /// fsync before the rename (state that must survive a power cut; a cache need not).
+    static func write(_ bytes: [UInt8], to path: String, temporary: String? = nil, durable: Bool = true) throws(Failure) {
+        let temporary = temporary ?? path + ".new"
+        func fail(_ step: String) -> Failure { Failure(step: step, errno: errno) }
+        // ENOENT: nothing there; ENOTDIR: the directory is a file, which open reports.
+        guard unlink(temporary) == 0 || errno == ENOENT || errno == ENOTDIR else { throw fail("unlink") }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw fail("open") }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let error = fail("write")
+                close(fd)
+                unlink(temporary)
+                throw error
+            }
+            offset += n
+        }
+        if durable, fsync(fd) != 0 {
+            let error = fail("fsync")
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        guard close(fd) == 0 else {
+            let error = fail("close")
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = fail("rename")
+            unlink(temporary)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import CTurboJPEG
+import CWebP
+import PanelRender
+
+/// Pictures made in memory for the image tests and the decoders' seed corpora: JPEG through
+/// TurboJPEG's encoder, WebP through libwebp's, and an Exif orientation spliced in, so no
+/// binary fixture has to be kept for each case.
+public enum TestPictures {
+    /// A `width` x `height` surface in four opaque quadrants: red top left, green top right,
+    /// blue bottom left, yellow bottom right (which way a picture is turned shows at a glance).
+    public static func quadrants(width: Int, height: Int, alpha: UInt32 = 255) -> Surface {
+        let surface = Surface(width: width, height: height, format: .argb8888)
+        for y in 0..<height {
+            let row = (surface.pixels + y * surface.stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width {
+                let rgb: UInt32 = switch (x < width / 2, y < height / 2) {
+                case (true, true): 0xff0000
+                case (false, true): 0x00ff00
+                case (true, false): 0x0000ff
+                case (false, false): 0xffff00
+                }
+                // Premultiplied.
+                let r = ((rgb >> 16) & 0xff) * alpha / 255, g = ((rgb >> 8) & 0xff) * alpha / 255, b = (rgb & 0xff) * alpha / 255
+                row[x] = alpha << 24 | r << 16 | g << 8 | b
+            }
+        }
+        return surface
+    }
+
+    /// The quadrant colour expected at a corner, 0xRRGGBB.
+    public static let red: UInt32 = 0xff0000, green: UInt32 = 0x00ff00, blue: UInt32 = 0x0000ff, yellow: UInt32 = 0xffff00
+
+    /// `surface` as a baseline JPEG, 4:4:4, at `quality`.
+    public static func jpeg(_ surface: Surface, quality: Int32 = 95) -> [UInt8] {
+        guard let handle = tjInitCompress() else { return [] }
+        defer { tjDestroy(handle) }
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        guard tjCompress2(handle, surface.pixels.assumingMemoryBound(to: UInt8.self), Int32(surface.width), Int32(surface.stride),
+                          Int32(surface.height), Int32(TJPF_BGRA.rawValue), &buffer, &size, Int32(TJSAMP_444.rawValue), quality, 0) == 0,
+              let buffer else { return [] }
+        defer { tjFree(buffer) }
+        return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+    }
+
+    /// `surface` as WebP: lossless (alpha kept) or lossy at `quality`.
+    public static func webp(_ surface: Surface, lossless: Bool = true, quality: Float = 90) -> [UInt8] {
+        // libwebp's encoder takes straight alpha.
+        var straight = [UInt8](repeating: 0, count: surface.width * surface.height * 4)
+        for y in 0..<surface.height {
+            let row = (surface.pixels + y * surface.stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<surface.width {
+                let p = row[x], a = p >> 24
+                func un(_ c: UInt32) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (c * 255 + a / 2) / a)) }
+                let at = (y * surface.width + x) * 4
+                (straight[at], straight[at + 1], straight[at + 2], straight[at + 3]) = (un(p & 0xff), un((p >> 8) & 0xff), un((p >> 16) & 0xff), UInt8(a))
+            }
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        let size = straight.withUnsafeBufferPointer { pixels in
+            lossless ? WebPEncodeLosslessBGRA(pixels.baseAddress, Int32(surface.width), Int32(surface.height), Int32(surface.width * 4), &output)
+                     : WebPEncodeBGRA(pixels.baseAddress, Int32(surface.width), Int32(surface.height), Int32(surface.width * 4), quality, &output)
+        }
+        guard size > 0, let output else { return [] }
+        defer { WebPFree(output) }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+
+    /// A little-endian TIFF block holding one IFD0 entry: Orientation = `orientation`.
+    static func tiff(orientation: Int) -> [UInt8] {
+        [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, UInt8(orientation), 0, 0, 0, 0, 0, 0, 0]
+    }
+
+    /// `jpeg` with an Exif APP1 segment saying `orientation` right after its SOI marker.
+    public static func withOrientation(jpeg: [UInt8], _ orientation: Int) -> [UInt8] {
+        let body = [0x45, 0x78, 0x69, 0x66, 0, 0] + tiff(orientation: orientation)
+        let length = body.count + 2
+        return Array(jpeg[0..<2]) + [0xff, 0xe1, UInt8(length >> 8), UInt8(length & 0xff)] + body + Array(jpeg[2...])
+    }
+
+    /// `webp` (a simple lossless or lossy file) with an EXIF chunk saying `orientation` after its
+    /// image chunk, the RIFF size updated. (Decoders find the chunk wherever it is; a VP8X
+    /// header is what a writer would add to announce it.)
+    public static func withOrientation(webp: [UInt8], _ orientation: Int) -> [UInt8] {
+        let payload = tiff(orientation: orientation)
+        let chunk = Array("EXIF".utf8) + le32(payload.count) + payload + (payload.count & 1 == 1 ? [0] : [])
+        var out = webp + chunk
+        let riff = out.count - 8
+        out.replaceSubrange(4..<8, with: le32(riff))
+        return out
+    }
+
+    private static func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xff), UInt8((v >> 8) & 0xff), UInt8((v >> 16) & 0xff), UInt8((v >> 24) & 0xff)] }
+
+    /// `jpeg` with its frame header (SOF0) claiming `width` x `height`: a decompression bomb
+    /// whose few bytes declare a huge picture.
+    public static func jpegClaiming(_ jpeg: [UInt8], width: Int, height: Int) -> [UInt8] {
+        var out = jpeg
+        var at = 2
+        while at + 9 < out.count, out[at] == 0xff {
+            let marker = out[at + 1], length = Int(out[at + 2]) << 8 | Int(out[at + 3])
+            if marker == 0xc0 || marker == 0xc2 {
+                (out[at + 5], out[at + 6]) = (UInt8(height >> 8), UInt8(height & 0xff))
+                (out[at + 7], out[at + 8]) = (UInt8(width >> 8), UInt8(width & 0xff))
+                return out
+            }
+            at += 2 + length
+        }
+        return out
+    }
+}

@@ -1,0 +1,143 @@
+import Glibc
+import Testing
+import PanelInput
+import PanelFuzz
+@testable import PanelRender
+
+@Suite("Row pictures: PNG, JPEG and WebP decoded under the budget, turned and scaled once")
+struct ImageDecoderTests {
+    /// The colour of a pixel of a bitmap, 0xRRGGBB (premultiplied as stored).
+    static func rgb(_ b: Bitmap, _ x: Int, _ y: Int) -> UInt32 {
+        let at = (y * b.width + x) * 4
+        return UInt32(b.pixels[at + 2]) << 16 | UInt32(b.pixels[at + 1]) << 8 | UInt32(b.pixels[at])
+    }
+
+    /// Whether two colours are within `tolerance` per channel (JPEG is lossy).
+    static func near(_ a: UInt32, _ b: UInt32, tolerance: UInt32 = 40) -> Bool {
+        [16, 8, 0].allSatisfy { s in
+            let x = (a >> UInt32(s)) & 0xff, y = (b >> UInt32(s)) & 0xff
+            return max(x, y) - min(x, y) <= tolerance
+        }
+    }
+
+    /// The four corners of `b`: top left, top right, bottom left, bottom right.
+    static func corners(_ b: Bitmap) -> [UInt32] {
+        [rgb(b, 1, 1), rgb(b, b.width - 2, 1), rgb(b, 1, b.height - 2), rgb(b, b.width - 2, b.height - 2)]
+    }
+
+    static let upright = [TestPictures.red, TestPictures.green, TestPictures.blue, TestPictures.yellow]
+
+    static func encoded(_ format: ImageFormat, width: Int = 64, height: Int = 48) throws -> [UInt8] {
+        let picture = TestPictures.quadrants(width: width, height: height)
+        switch format {
+        case .png:
+            let path = "/tmp/panel-refresh-decoder-\(getpid()).png"
+            try PNG.write(picture, to: path)
+            defer { unlink(path) }
+            return try BoundedFile.read(path, limit: 1 << 20)
+        case .jpeg: return TestPictures.jpeg(picture)
+        case .webp: return TestPictures.webp(picture)
+        }
+    }
+
+    @Test("each format is told by its bytes and fills a thumbnail the right way up", arguments: ImageFormat.allCases)
+    func thumbnails(format: ImageFormat) throws {
+        let bytes = try Self.encoded(format)
+        #expect(ImageFormat.sniff(bytes) == format)
+        let thumb = try ImageDecoder.thumbnail(bytes, path: "quadrants", width: 20, height: 20)
+        #expect(thumb.width == 20 && thumb.height == 20 && thumb.pixels.count == 20 * 20 * 4)
+        for (found, expected) in zip(Self.corners(thumb), Self.upright) {
+            #expect(Self.near(found, expected), "corner \(String(found, radix: 16)) for \(String(expected, radix: 16))")
+        }
+    }
+
+    @Test("a 64x48 picture fills a 20x20 thumbnail by its height: the sides are cut, the middle kept")
+    func aspectFill() throws {
+        // Scaled by 20/48 the picture is 26.7 wide: 3.3 pixels cut each side. The boundary
+        // between the halves stays in the middle column.
+        let thumb = try ImageDecoder.thumbnail(try Self.encoded(.png), path: "quadrants", width: 20, height: 20)
+        #expect(Self.near(Self.rgb(thumb, 8, 5), TestPictures.red))
+        #expect(Self.near(Self.rgb(thumb, 11, 5), TestPictures.green))
+        #expect(Self.near(Self.rgb(thumb, 5, 8), TestPictures.red))
+        #expect(Self.near(Self.rgb(thumb, 5, 11), TestPictures.blue))
+    }
+
+    @Test("the Exif orientation turns the picture: each of the eight", arguments: ImageOrientation.allCases)
+    func orientation(orientation: ImageOrientation) throws {
+        let jpeg = TestPictures.withOrientation(jpeg: try Self.encoded(.jpeg), orientation.rawValue)
+        #expect(ImageOrientation.of(jpeg, format: .jpeg) == orientation)
+        let shown = try ImageDecoder.decode(jpeg, path: "turned")
+        #expect((shown.width, shown.height) == (orientation.swapsAxes ? (48, 64) : (64, 48)))
+        // Where each stored corner ends up (Exif 2.32, 4.6.4 A, Orientation).
+        let (r, g, b, y) = (TestPictures.red, TestPictures.green, TestPictures.blue, TestPictures.yellow)
+        let expected: [UInt32] = switch orientation {
+        case .up: [r, g, b, y]
+        case .upMirrored: [g, r, y, b]
+        case .down: [y, b, g, r]
+        case .downMirrored: [b, y, r, g]
+        case .leftMirrored: [r, b, g, y]
+        case .right: [b, r, y, g]
+        case .rightMirrored: [y, g, b, r]
+        case .left: [g, y, r, b]
+        }
+        let found = Self.corners(Bitmap(surface: shown))
+        #expect(zip(found, expected).allSatisfy { Self.near($0, $1) }, "\(found.map { String($0, radix: 16) })")
+        // The thumbnail turns the same way.
+        let thumb = try ImageDecoder.thumbnail(jpeg, path: "turned", width: 24, height: 32)
+        #expect(zip(Self.corners(thumb), expected).allSatisfy { Self.near($0, $1) })
+    }
+
+    @Test("WebP carries its orientation in an EXIF chunk")
+    func webpOrientation() throws {
+        let webp = TestPictures.withOrientation(webp: try Self.encoded(.webp), 6)
+        #expect(ImageOrientation.of(webp, format: .webp) == .right)
+        let shown = try ImageDecoder.decode(webp, path: "turned")
+        #expect((shown.width, shown.height) == (48, 64))
+    }
+
+    @Test("JPEG decodes scaled down in the IDCT to the smallest scale still covering the thumbnail")
+    func scaledDecode() throws {
+        let jpeg = TestPictures.jpeg(TestPictures.quadrants(width: 640, height: 480))
+        let whole = try JPEG.decode(jpeg, path: "big")
+        #expect((whole.width, whole.height) == (640, 480))
+        let scaled = try JPEG.decode(jpeg, path: "big", atLeast: (80, 60))
+        #expect((scaled.width, scaled.height) == (80, 60), "1/8")
+        let between = try JPEG.decode(jpeg, path: "big", atLeast: (100, 60))
+        #expect(between.width >= 100 && between.height >= 60 && between.width < 640, "\(between.width)x\(between.height)")
+        let webp = try WebP.decode(TestPictures.webp(TestPictures.quadrants(width: 640, height: 480)), path: "big", atLeast: (80, 40))
+        #expect((webp.width, webp.height) == (80, 60), "libwebp's rescaler, aspect kept")
+    }
+
+    @Test("WebP keeps its alpha, premultiplied")
+    func webpAlpha() throws {
+        let webp = TestPictures.webp(TestPictures.quadrants(width: 16, height: 16, alpha: 128))
+        let surface = try WebP.decode(webp, path: "half")
+        let p = surface.pixel(x: 2, y: 2)
+        #expect(p >> 24 == 128)
+        #expect((p >> 16) & 0xff >= 125 && (p >> 16) & 0xff <= 129, "red premultiplied by half")
+    }
+
+    @Test("bad pictures fail with a clear error and allocate nothing big: truncated, corrupt, a bomb, the wrong type")
+    func badPictures() throws {
+        let jpeg = try Self.encoded(.jpeg), webp = try Self.encoded(.webp), png = try Self.encoded(.png)
+        for (name, bytes) in [("jpeg", jpeg), ("webp", webp), ("png", png)] {
+            #expect(throws: RenderError.self, "\(name) cut in half") {
+                _ = try ImageDecoder.thumbnail(Array(bytes.prefix(bytes.count / 2)), path: name, width: 20, height: 20)
+            }
+            #expect(throws: RenderError.self, "\(name) cut after its header") {
+                _ = try ImageDecoder.thumbnail(Array(bytes.prefix(24)), path: name, width: 20, height: 20)
+            }
+        }
+        let html = Array("<html><body>404 Not Found</body></html>".utf8)
+        #expect(throws: RenderError.image(path: "x.jpg", message: "not a PNG, JPEG or WebP picture")) {
+            _ = try ImageDecoder.thumbnail(html, path: "x.jpg", width: 20, height: 20)
+        }
+        // 60000 x 60000 declared: refused from the header, before any pixel is allocated.
+        let bomb = TestPictures.jpegClaiming(jpeg, width: 60000, height: 60000)
+        #expect(throws: RenderError.imageTooLarge(path: "bomb", width: 60000, height: 60000, maxPixels: PNG.defaultMaxPixels)) {
+            _ = try ImageDecoder.thumbnail(bomb, path: "bomb", width: 20, height: 20)
+        }
+        #expect(throws: RenderError.self) { _ = try ImageDecoder.thumbnail(jpeg, path: "huge", width: 5000, height: 20) }
+    }
+}
+
