@@ -8,6 +8,8 @@ public struct PictureLimits: Sendable, Equatable {
     /// Seconds one HTTP fetch may take, redirects included (the transfer's other bounds, stall
     /// and redirects, are the data source's: `HTTPLimits`).
     public var timeout: Double = 15
+    /// Seconds below 1 KiB/s before a download is abandoned (`HTTPLimits.stallSeconds`, 5).
+    public var stallSeconds = 5
     /// The most pixels a picture may declare (`limits.image-pixels`), checked from its header
     /// before anything is allocated.
     public var maxPixels = PNG.defaultMaxPixels
@@ -47,7 +49,9 @@ enum PictureFetch {
         if isURL(source) {
             if let kept = disk?.bytes(for: source, limit: limits.maxBytes) { return .success(kept) }
             do {
-                let bytes = try HTTPFetch.get(source, limits: HTTPLimits(maxBytes: limits.maxBytes, timeout: limits.timeout), cancel: cancel)
+                var http = HTTPLimits(maxBytes: limits.maxBytes, timeout: limits.timeout)
+                http.stallSeconds = limits.stallSeconds
+                let bytes = try HTTPFetch.get(source, limits: http, cancel: cancel)
                 // Only what decodes as some picture is kept: an error page would be fetched from
                 // the disk forever.
                 if ImageFormat.sniff(bytes) != nil { disk?.store(bytes, for: source) }
