@@ -56,14 +56,16 @@ public struct LastUpdatedFormatter: Sendable {
         let prefix = localizer.text(.lastUpdated)
         guard let date else { return prefix + localizer.text(.noRecord) }
         let c = local(date), today = local(now)
+        return prefix + (c.days == today.days ? localizer.text(.today) + " " : "") + shortText(for: date, now: now)
+    }
+
+    /// `date` seen at `now`, shortest: "10:42" today, "03-14 10:42" this year, else with the year
+    /// (the failed-refresh banner's "items from 10:42").
+    public func shortText(for date: Date, now: Date) -> String {
+        let c = local(date), today = local(now)
         let time = TextFormat.padded(c.hour, 2) + ":" + TextFormat.padded(c.minute, 2)
-        if c.days == today.days {
-            return prefix + localizer.text(.today) + " " + time
-        }
-        if c.year == today.year {
-            return prefix + TextFormat.padded(c.month, 2) + "-" + TextFormat.padded(c.day, 2) + " " + time
-        }
-        return prefix + TextFormat.padded(c.year, 4) + "-" + TextFormat.padded(c.month, 2) + "-"
-            + TextFormat.padded(c.day, 2) + " " + time
+        if c.days == today.days { return time }
+        if c.year == today.year { return TextFormat.padded(c.month, 2) + "-" + TextFormat.padded(c.day, 2) + " " + time }
+        return TextFormat.padded(c.year, 4) + "-" + TextFormat.padded(c.month, 2) + "-" + TextFormat.padded(c.day, 2) + " " + time
     }
 }

@@ -99,4 +99,19 @@ public enum RefreshTextKey: String, Sendable, Hashable, CaseIterable {
     case today
     /// Shown instead of a time when there is no record.
     case noRecord
+    /// A list whose first page is on its way, under a spinner.
+    case listLoading
+    /// A list whose source has no items, and the pull that asks again (vertical lists).
+    case listEmpty, listEmptyHint
+    /// A list whose first page could not be loaded (over the reason), and the pull that retries.
+    case listFailed, listRetryHint
+    /// The button that loads the list again.
+    case retry
+    /// The banner over a list whose refresh failed: "Could not refresh: reason · items from
+    /// 10:42" (`itemsFrom` holds `{time}` where the time of the items shown goes).
+    case refreshFailed, itemsFrom
+    /// The control that leaves a detail page.
+    case back
+    /// The second floor's hint at its bottom edge: the way back to the list.
+    case twoLevelBackHint
 }

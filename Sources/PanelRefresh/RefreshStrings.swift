@@ -47,6 +47,16 @@ enum RefreshStrings {
         case .lastUpdated: return "Updated: "
         case .today: return "today"
         case .noRecord: return "never"
+        case .listLoading: return "Loading…"
+        case .listEmpty: return "Nothing here yet"
+        case .listEmptyHint: return "Pull down to refresh"
+        case .listFailed: return "Could not load"
+        case .listRetryHint: return "Pull down to retry"
+        case .retry: return "Try again"
+        case .refreshFailed: return "Could not refresh"
+        case .itemsFrom: return "items from {time}"
+        case .back: return "Back"
+        case .twoLevelBackHint: return "Push up to go back"
         }
     }
 
@@ -76,6 +86,16 @@ enum RefreshStrings {
         case .lastUpdated: return "上次更新："
         case .today: return "今天"
         case .noRecord: return "从未更新"
+        case .listLoading: return "正在加载…"
+        case .listEmpty: return "暂无内容"
+        case .listEmptyHint: return "下拉刷新"
+        case .listFailed: return "加载失败"
+        case .listRetryHint: return "下拉重试"
+        case .retry: return "重试"
+        case .refreshFailed: return "刷新失败"
+        case .itemsFrom: return "{time} 的内容"
+        case .back: return "返回"
+        case .twoLevelBackHint: return "上推返回"
         }
     }
 
@@ -105,6 +125,16 @@ enum RefreshStrings {
         case .lastUpdated: return "上次更新："
         case .today: return "今天"
         case .noRecord: return "從未更新"
+        case .listLoading: return "正在載入…"
+        case .listEmpty: return "暫無內容"
+        case .listEmptyHint: return "下拉重新整理"
+        case .listFailed: return "載入失敗"
+        case .listRetryHint: return "下拉重試"
+        case .retry: return "重試"
+        case .refreshFailed: return "重新整理失敗"
+        case .itemsFrom: return "{time} 的內容"
+        case .back: return "返回"
+        case .twoLevelBackHint: return "上推返回"
         }
     }
 
@@ -134,6 +164,16 @@ enum RefreshStrings {
         case .lastUpdated: return "마지막 업데이트: "
         case .today: return "오늘"
         case .noRecord: return "기록 없음"
+        case .listLoading: return "불러오는 중…"
+        case .listEmpty: return "아직 항목이 없습니다"
+        case .listEmptyHint: return "아래로 당겨 새로고침"
+        case .listFailed: return "불러오지 못했습니다"
+        case .listRetryHint: return "아래로 당겨 다시 시도"
+        case .retry: return "다시 시도"
+        case .refreshFailed: return "새로고침 실패"
+        case .itemsFrom: return "{time} 기준 항목"
+        case .back: return "뒤로"
+        case .twoLevelBackHint: return "위로 밀어 돌아가기"
         }
     }
 
@@ -163,6 +203,16 @@ enum RefreshStrings {
         case .lastUpdated: return "Обновлено: "
         case .today: return "сегодня"
         case .noRecord: return "ни разу"
+        case .listLoading: return "Загрузка…"
+        case .listEmpty: return "Здесь пока пусто"
+        case .listEmptyHint: return "Потяните вниз, чтобы обновить"
+        case .listFailed: return "Не удалось загрузить"
+        case .listRetryHint: return "Потяните вниз, чтобы повторить"
+        case .retry: return "Повторить"
+        case .refreshFailed: return "Не удалось обновить"
+        case .itemsFrom: return "данные от {time}"
+        case .back: return "Назад"
+        case .twoLevelBackHint: return "Смахните вверх, чтобы вернуться"
         }
     }
 
@@ -192,6 +242,16 @@ enum RefreshStrings {
         case .lastUpdated: return "Оновлено: "
         case .today: return "сьогодні"
         case .noRecord: return "жодного разу"
+        case .listLoading: return "Завантаження…"
+        case .listEmpty: return "Тут поки порожньо"
+        case .listEmptyHint: return "Потягніть униз, щоб оновити"
+        case .listFailed: return "Не вдалося завантажити"
+        case .listRetryHint: return "Потягніть униз, щоб повторити"
+        case .retry: return "Повторити"
+        case .refreshFailed: return "Не вдалося оновити"
+        case .itemsFrom: return "дані від {time}"
+        case .back: return "Назад"
+        case .twoLevelBackHint: return "Проведіть угору, щоб повернутися"
         }
     }
 }

@@ -27,6 +27,16 @@ extension RefreshStrings {
         case .lastUpdated: return "Aktualisiert: "
         case .today: return "heute"
         case .noRecord: return "nie"
+        case .listLoading: return "Wird geladen…"
+        case .listEmpty: return "Noch nichts da"
+        case .listEmptyHint: return "Zum Aktualisieren nach unten ziehen"
+        case .listFailed: return "Laden fehlgeschlagen"
+        case .listRetryHint: return "Zum Wiederholen nach unten ziehen"
+        case .retry: return "Erneut versuchen"
+        case .refreshFailed: return "Aktualisierung fehlgeschlagen"
+        case .itemsFrom: return "Stand {time}"
+        case .back: return "Zurück"
+        case .twoLevelBackHint: return "Nach oben schieben, um zurückzukehren"
         }
     }
 
@@ -56,6 +66,16 @@ extension RefreshStrings {
         case .lastUpdated: return "Mis à jour : "
         case .today: return "aujourd’hui"
         case .noRecord: return "jamais"
+        case .listLoading: return "Chargement…"
+        case .listEmpty: return "Rien pour l’instant"
+        case .listEmptyHint: return "Tirer vers le bas pour actualiser"
+        case .listFailed: return "Chargement impossible"
+        case .listRetryHint: return "Tirer vers le bas pour réessayer"
+        case .retry: return "Réessayer"
+        case .refreshFailed: return "Actualisation impossible"
+        case .itemsFrom: return "éléments de {time}"
+        case .back: return "Retour"
+        case .twoLevelBackHint: return "Pousser vers le haut pour revenir"
         }
     }
 
@@ -85,6 +105,16 @@ extension RefreshStrings {
         case .lastUpdated: return "Actualizado: "
         case .today: return "hoy"
         case .noRecord: return "nunca"
+        case .listLoading: return "Cargando…"
+        case .listEmpty: return "Todavía no hay nada"
+        case .listEmptyHint: return "Desliza hacia abajo para actualizar"
+        case .listFailed: return "No se pudo cargar"
+        case .listRetryHint: return "Desliza hacia abajo para reintentar"
+        case .retry: return "Reintentar"
+        case .refreshFailed: return "No se pudo actualizar"
+        case .itemsFrom: return "datos de las {time}"
+        case .back: return "Atrás"
+        case .twoLevelBackHint: return "Empuja hacia arriba para volver"
         }
     }
 
@@ -114,6 +144,16 @@ extension RefreshStrings {
         case .lastUpdated: return "Aggiornato: "
         case .today: return "oggi"
         case .noRecord: return "mai"
+        case .listLoading: return "Caricamento…"
+        case .listEmpty: return "Ancora niente"
+        case .listEmptyHint: return "Trascina giù per aggiornare"
+        case .listFailed: return "Caricamento non riuscito"
+        case .listRetryHint: return "Trascina giù per riprovare"
+        case .retry: return "Riprova"
+        case .refreshFailed: return "Aggiornamento non riuscito"
+        case .itemsFrom: return "dati delle {time}"
+        case .back: return "Indietro"
+        case .twoLevelBackHint: return "Spingi su per tornare"
         }
     }
 
@@ -143,6 +183,16 @@ extension RefreshStrings {
         case .lastUpdated: return "Atualizado: "
         case .today: return "hoje"
         case .noRecord: return "nunca"
+        case .listLoading: return "Carregando…"
+        case .listEmpty: return "Nada por aqui ainda"
+        case .listEmptyHint: return "Puxe para baixo para atualizar"
+        case .listFailed: return "Não foi possível carregar"
+        case .listRetryHint: return "Puxe para baixo para tentar de novo"
+        case .retry: return "Tentar de novo"
+        case .refreshFailed: return "Não foi possível atualizar"
+        case .itemsFrom: return "itens de {time}"
+        case .back: return "Voltar"
+        case .twoLevelBackHint: return "Empurre para cima para voltar"
         }
     }
 
@@ -172,6 +222,16 @@ extension RefreshStrings {
         case .lastUpdated: return "最終更新: "
         case .today: return "今日"
         case .noRecord: return "なし"
+        case .listLoading: return "読み込み中…"
+        case .listEmpty: return "まだ何もありません"
+        case .listEmptyHint: return "下に引いて更新"
+        case .listFailed: return "読み込めませんでした"
+        case .listRetryHint: return "下に引いて再試行"
+        case .retry: return "再試行"
+        case .refreshFailed: return "更新できませんでした"
+        case .itemsFrom: return "{time} 時点の項目"
+        case .back: return "戻る"
+        case .twoLevelBackHint: return "上に押して戻る"
         }
     }
 }

@@ -27,6 +27,16 @@ extension RefreshStrings {
         case .lastUpdated: return "آخر تحديث: "
         case .today: return "اليوم"
         case .noRecord: return "أبدًا"
+        case .listLoading: return "جارٍ التحميل…"
+        case .listEmpty: return "لا يوجد شيء بعد"
+        case .listEmptyHint: return "اسحب للأسفل للتحديث"
+        case .listFailed: return "تعذّر التحميل"
+        case .listRetryHint: return "اسحب للأسفل لإعادة المحاولة"
+        case .retry: return "أعد المحاولة"
+        case .refreshFailed: return "تعذّر التحديث"
+        case .itemsFrom: return "العناصر من {time}"
+        case .back: return "رجوع"
+        case .twoLevelBackHint: return "ادفع لأعلى للعودة"
         }
     }
 
@@ -56,6 +66,16 @@ extension RefreshStrings {
         case .lastUpdated: return "עודכן: "
         case .today: return "היום"
         case .noRecord: return "אף פעם"
+        case .listLoading: return "טוען…"
+        case .listEmpty: return "אין כאן עדיין כלום"
+        case .listEmptyHint: return "משכו למטה לרענון"
+        case .listFailed: return "הטעינה נכשלה"
+        case .listRetryHint: return "משכו למטה כדי לנסות שוב"
+        case .retry: return "נסו שוב"
+        case .refreshFailed: return "הרענון נכשל"
+        case .itemsFrom: return "פריטים מ־{time}"
+        case .back: return "חזרה"
+        case .twoLevelBackHint: return "דחפו למעלה כדי לחזור"
         }
     }
 }

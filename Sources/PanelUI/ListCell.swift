@@ -217,6 +217,12 @@ open class ListCell: View {
         }
     }
 
+    /// A row shows the press (UITableViewCell's highlight).
+    open override var showsPress: Bool { true }
+
+    /// Highlights the row while pressed.
+    open override func setPressed(_ pressed: Bool) { isHighlighted = pressed }
+
     /// Tells the list's delegate that this row was tapped.
     open override func handleTap(at point: Point) -> Bool {
         guard let list, row >= 0 else { return false }

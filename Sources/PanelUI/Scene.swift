@@ -27,6 +27,7 @@ public final class Scene: TimeStepped {
         animator = Animator(clock: clock)
         screen = Screen(size: size, scale: scale, animator: animator)
         dispatcher = TouchDispatcher(rootView: screen.rootView, scrollView: nil)
+        dispatcher.animator = animator
     }
 
     /// Runs one bare frame pass now (layout, animations, display pass) and marks it presented.

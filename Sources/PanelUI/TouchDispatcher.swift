@@ -28,6 +28,24 @@ public final class TouchDispatcher {
     /// it, and its tap selects nothing (UIScrollView's; a kiosk that opens items would
     /// otherwise open whatever row a stopping finger lands on).
     private var caughtFling = false
+    /// Seconds a finger rests on a row (a view inside a scroll view) before it shows pressed:
+    /// 0.15, UIScrollView's `delaysContentTouches` wait, so a finger that starts a scroll never
+    /// flashes the row it lands on. A view outside any scroll view (a button on a page) shows
+    /// its press at once.
+    public var pressDelay = 0.15
+    /// Seconds a tap shows its press after the finger lifts: 0.1, long enough to be seen on a
+    /// tap shorter than `pressDelay` (UITableView shows it, then the selection).
+    public var pressAfterTap = 0.1
+    /// Runs the press delay and the flash after a tap (the scene's animator; nil: presses are
+    /// shown at once and cleared at the lift).
+    public weak var animator: Animator?
+    /// Hears a view shown pressed (true) and released (false): the program's trace.
+    public var onPress: ((View, Bool) -> Void)?
+    /// The view under the finger that shows its press, and whether it does now.
+    private weak var pressCandidate: View?
+    private weak var pressedView: View?
+    /// Where the press began and where the finger is now (root view points).
+    private var pressOrigin = Point(x: 0, y: 0), fingerAt = Point(x: 0, y: 0)
 
     /// A dispatcher for `rootView`'s tree; `scrollView` gets pans that no inner scroll view takes.
     public init(rootView: View, scrollView: ScrollView?,
@@ -47,21 +65,82 @@ public final class TouchDispatcher {
             chain = scrollViews(under: frame)
             caughtFling = chain.contains { $0.isDecelerating }
             for view in chain { view.touchesBegan() }
+            if !caughtFling, frame.active.count == 1, let point = frame.active.first?.position { beginPress(at: point) }
         }
         if let event = pan.handle(frame) {
             if event.state == .began {
                 panned = true
                 tap.fail()
+                // A scroll, not a press: the row it began on does not stay highlighted.
+                endPress()
                 route = PanRoute(chain: chain, movement: pan.movementAtBegin)
             }
             onPan?(event)
             route?.deliver(event)
             if event.state == .ended || event.state == .cancelled { route = nil }
         }
+        if frame.active.count > 1 { endPress() }
+        if let point = frame.active.first?.position { fingerAt = point }
+        var tapped = false
         if let recognized = tap.handle(frame) {
-            if caughtFling { onTap?(recognized, nil) } else { deliver(recognized) }
+            tapped = true
+            if caughtFling { onTap?(recognized, nil) } else { flashPress(); deliver(recognized) }
         }
-        if wasDown && !fingersDown && !panned { for view in chain { view.touchesEnded() } }
+        if wasDown && !fingersDown {
+            if !panned { for view in chain { view.touchesEnded() } }
+            // A lift that was no tap (held too long) clears the press; a tap's flash clears it later.
+            if !tapped { endPress() }
+        }
+    }
+
+    /// The finger came down on `point`: the nearest view under it that shows a press does,
+    /// after `pressDelay` inside a scroll view, else at once.
+    private func beginPress(at point: Point) {
+        endPress()
+        var view = rootView.hitTest(point)
+        while let v = view, !v.showsPress { view = v.superview }
+        guard let candidate = view else { return }
+        pressCandidate = candidate
+        (pressOrigin, fingerAt) = (point, point)
+        var ancestor = candidate.superview
+        var inScrollView = false
+        while let a = ancestor, !inScrollView { inScrollView = a is ScrollView; ancestor = a.superview }
+        if inScrollView, let animator, pressDelay > 0 {
+            animator.schedule(AnimationKey(self, "press"), after: pressDelay) { [weak self] in self?.showPress() }
+        } else {
+            showPress()
+        }
+    }
+
+    private func showPress() {
+        guard let candidate = pressCandidate, pressedView !== candidate else { return }
+        // A finger already sliding towards a scroll (half the slop) is not pressing: the delay
+        // can run out in the very frame the pan begins.
+        let moved = fingerAt - pressOrigin
+        guard (moved.x * moved.x + moved.y * moved.y).squareRoot() <= pan.configuration.slop / 2 || !fingersDown else { return }
+        pressedView = candidate
+        candidate.setPressed(true)
+        onPress?(candidate, true)
+    }
+
+    /// A tap: the press shows (if the delay had not run out yet) and clears `pressAfterTap` later.
+    private func flashPress() {
+        guard pressCandidate != nil else { return }
+        animator?.cancel(AnimationKey(self, "press"))
+        showPress()
+        guard let animator else { return endPress() }
+        animator.schedule(AnimationKey(self, "press"), after: pressAfterTap) { [weak self] in self?.endPress() }
+    }
+
+    /// Clears the press (a pan began, a second finger came, the finger lifted).
+    private func endPress() {
+        animator?.cancel(AnimationKey(self, "press"))
+        if let view = pressedView {
+            view.setPressed(false)
+            onPress?(view, false)
+        }
+        pressedView = nil
+        pressCandidate = nil
     }
 
     /// The scroll views under the first finger down, innermost first; the fallback
@@ -84,6 +163,7 @@ public final class TouchDispatcher {
     public func cancelAll(at timestamp: Double) {
         fingersDown = false
         tap.fail()
+        endPress()
         if let event = pan.cancel(at: timestamp) {
             onPan?(event)
             route?.deliver(event)

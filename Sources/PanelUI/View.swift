@@ -286,4 +286,11 @@ open class View {
     /// A tap landed on this view at `point` (own coordinates). Return true if handled;
     /// otherwise the superview is asked.
     open func handleTap(at point: Point) -> Bool { false }
+
+    /// Whether a finger resting on this view shows it pressed (a row, a button): the touch
+    /// dispatcher calls `setPressed` on the nearest such view under the finger.
+    open var showsPress: Bool { false }
+
+    /// Shows the view pressed or not (`showsPress`); nothing by default.
+    open func setPressed(_ pressed: Bool) {}
 }

@@ -207,11 +207,7 @@ struct SessionTests {
 }
 
 extension TraceEvent {
-    var t: Double {
-        switch self {
-        case let .pan(t, _, _, _, _, _, _), let .state(t, _, _, _), let .refresh(t, _), let .frame(t, _, _, _, _), let .error(t, _), let .select(t, _): return t
-        }
-    }
+    var t: Double { time }
 }
 
 @MainActor

@@ -55,6 +55,15 @@ public final class PanelSession: ListDataSource {
     public private(set) var showsPictures = false
     /// The picture each cell on screen wants.
     private var cellPictures: [ObjectIdentifier: ThumbnailLoader.Request] = [:]
+    /// What the list says while it has no rows: loading, empty or failed (inside the list, so a
+    /// vertical list's pull still reaches the header).
+    public let statusView: ListStatusView
+    /// The strip along the screen's bottom after a refresh failed over items already shown.
+    public let banner = RefreshBanner()
+    /// What the list says now instead of rows (nil: it shows rows).
+    public var status: ListStatus? { statusView.status }
+    /// When the items on screen arrived (the scene clock's date), for the banner.
+    public private(set) var itemsDate: Date?
 
     /// - Parameters: `header` and `footer` default to MJRefresh's normal header and auto footer;
     ///   `orientation` horizontal lays the items out as columns, loaded further by `trailer`.
@@ -68,6 +77,7 @@ public final class PanelSession: ListDataSource {
         self.header = header ?? NormalHeader(localizer: localizer)
         self.footer = footer ?? AutoNormalFooter(localizer: localizer)
         self.trailer = trailer
+        statusView = ListStatusView(localizer: localizer)
         self.header.finishedDisplayDuration = 0
         list.dataSource = self
         list.delegate = self
@@ -80,12 +90,25 @@ public final class PanelSession: ListDataSource {
             list.trailer = trailer
         }
         self.footer.hidesWhenEmpty = true
+        statusView.suggestsPull = orientation == .vertical
+        list.addSubview(statusView)
+        statusView.retryAction = { [weak self] in
+            guard let self else { return }
+            self.record(.retry(t: self.now))
+            self.reload()
+        }
+        scene.screen.rootView.addSubview(banner)
+        layoutStatus()
         self.header.refreshingAction = { [weak self] in self?.refresh() }
         self.header.stateDidChangeHandler = { [weak self] in self?.record(.state(t: self?.now ?? 0, component: "header", from: $0, to: $1)) }
         if let loader {
             let name = orientation == .vertical ? "footer" : "trailer"
             loader.refreshingAction = { [weak self] in self?.loadMore() }
             loader.stateDidChangeHandler = { [weak self] in self?.record(.state(t: self?.now ?? 0, component: name, from: $0, to: $1)) }
+        }
+        scene.dispatcher.onPress = { [weak self] view, down in
+            guard let self, let cell = view as? ListCell, cell.row >= 0 else { return }
+            self.record(.press(t: self.now, row: cell.row, down: down))
         }
         scene.dispatcher.onPan = { [weak self] e in
             guard let self else { return }
@@ -136,12 +159,35 @@ public final class PanelSession: ListDataSource {
     public func showFirstPage() {
         items = (0..<pageSize).map { Item(id: "0-\($0 + 1)", title: "Item \($0 + 1)", subtitle: "Sample data") }
         loadedPages = 1
+        statusView.status = nil
         list.reloadData()
+    }
+
+    /// The status fills the list's own area at the content's start (it moves with a pull);
+    /// the banner runs along the screen's bottom.
+    public func layoutStatus() {
+        statusView.frame = Rect(origin: .zero, size: list.frame.size)
+        let size = scene.screen.size
+        banner.frame = Rect(x: 0, y: size.height - RefreshBanner.height, width: size.width, height: RefreshBanner.height)
+    }
+
+    /// Shows the banner for a failed refresh over the items on screen, or hides it (nil).
+    private func showBanner(_ reason: String?) {
+        let shown = reason != nil
+        if shown != !banner.isHidden {
+            // The last rows scroll up from under the banner while it shows.
+            list.contentInset.bottom += shown ? RefreshBanner.height : -RefreshBanner.height
+        }
+        banner.isHidden = !shown
+        guard let reason else { return }
+        let time = itemsDate.map { header.lastUpdatedFormatter.shortText(for: $0, now: scene.clock.date) }
+        banner.label.text = RefreshBanner.text(reason: reason, itemsFrom: time, localizer: statusView.localizer)
     }
 
     private func refresh() {
         record(.refresh(t: now, component: list.orientation == .vertical ? "header" : "list"))
         reloading = true
+        if items.isEmpty { statusView.status = .loading }
         source.load(page: 0, pageSize: pageSize) { [weak self] result in
             guard let self else { return }
             self.reloading = false
@@ -152,17 +198,24 @@ public final class PanelSession: ListDataSource {
                 // The server may be back: pictures that failed are tried again.
                 self.pictures?.forgetFailures()
                 self.showsPictures = page.contains { !$0.image.isEmpty }
+                self.itemsDate = self.scene.clock.date
+                self.statusView.status = page.isEmpty ? .empty : nil
+                self.showBanner(nil)
                 self.list.reloadData()
                 self.onItemsChanged?()
                 self.header.finishedDisplayDuration = self.successDisplayDuration
                 self.header.endRefreshing()
                 if page.count < self.pageSize { self.loader?.endRefreshingWithNoMoreData(completion: nil) } else { self.loader?.resetNoMoreData() }
             case .failure(let error):
-                // The list on screen stays; the header shows the failure.
-                self.record(.error(t: self.now, message: String(describing: error)))
+                // The list on screen stays; the header shows the failure, then the list says it:
+                // in its place when it has no rows, in the banner over the rows it has.
+                let reason = String(describing: error)
+                self.record(.error(t: self.now, message: reason))
                 self.onError?(error)
+                if self.items.isEmpty { self.statusView.status = .failed(reason: reason) } else { self.showBanner(reason) }
+                guard self.list.orientation == .vertical else { return }
                 self.header.finishedDisplayDuration = self.failureDisplayDuration
-                self.header.endRefreshing(result: .failure(String(describing: error)))
+                self.header.endRefreshing(result: .failure(reason))
             }
         }
     }

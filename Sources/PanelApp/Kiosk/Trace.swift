@@ -19,6 +19,17 @@ public enum TraceEvent: Sendable {
     case error(t: Double, message: String)
     /// A tap reached the row at `row` (0 is the first item).
     case select(t: Double, row: Int)
+    /// A row shows pressed (`down`) or no longer does.
+    case press(t: Double, row: Int, down: Bool)
+    /// A page opened over the list (`page`: "detail" or "second-floor"; `row` for a detail page).
+    case open(t: Double, page: String, row: Int?)
+    /// The page over the list closed; `how`: "back" (its control), "swipe" (an edge swipe),
+    /// "push" (the second floor pushed up) or "call" (closed by the program).
+    case close(t: Double, page: String, how: String)
+    /// A row's tap command ran for `row` and ended: `status` (or the reason it was ended).
+    case command(t: Double, row: Int, result: String)
+    /// The retry button of a list that could not load (or is empty) was tapped.
+    case retry(t: Double)
 
     /// A number without trailing zeros (at most 4 decimals), so traces compare as text.
     static func number(_ v: Double) -> String {
@@ -65,12 +76,34 @@ public enum TraceEvent: Sendable {
             return "{\"t\":\(n(t)),\"kind\":\"frame\",\"offsetX\":\(n(x)),\"offsetY\":\(n(y)),\"rows\":\(rows)\(timing)}"
         case let .error(t, message):
             return "{\"t\":\(n(t)),\"kind\":\"error\",\"message\":\(q(message))}"
+        case let .press(t, row, down):
+            return "{\"t\":\(n(t)),\"kind\":\"press\",\"row\":\(row),\"down\":\(down)}"
+        case let .open(t, page, row):
+            let which = row.map { ",\"row\":\($0)" } ?? ""
+            return "{\"t\":\(n(t)),\"kind\":\"open\",\"page\":\(q(page))\(which)}"
+        case let .close(t, page, how):
+            return "{\"t\":\(n(t)),\"kind\":\"close\",\"page\":\(q(page)),\"how\":\(q(how))}"
+        case let .command(t, row, result):
+            return "{\"t\":\(n(t)),\"kind\":\"command\",\"row\":\(row),\"result\":\(q(result))}"
+        case let .retry(t):
+            return "{\"t\":\(n(t)),\"kind\":\"retry\"}"
         case let .select(t, row):
             return "{\"t\":\(n(t)),\"kind\":\"select\",\"row\":\(row)}"
         }
     }
 
-    /// The line's `kind`: pan, state, refresh, frame, error or select.
+    /// Seconds from the trace's origin.
+    public var time: Double {
+        switch self {
+        case let .pan(t, _, _, _, _, _, _), let .state(t, _, _, _), let .refresh(t, _), let .frame(t, _, _, _, _),
+             let .error(t, _), let .select(t, _), let .press(t, _, _), let .open(t, _, _), let .close(t, _, _),
+             let .command(t, _, _), let .retry(t):
+            return t
+        }
+    }
+
+    /// The line's `kind`: pan, state, refresh, frame, error, select, press, open, close,
+    /// command or retry.
     public var kind: String {
         switch self {
         case .pan: return "pan"
@@ -79,6 +112,11 @@ public enum TraceEvent: Sendable {
         case .frame: return "frame"
         case .error: return "error"
         case .select: return "select"
+        case .press: return "press"
+        case .open: return "open"
+        case .close: return "close"
+        case .command: return "command"
+        case .retry: return "retry"
         }
     }
 }
@@ -94,6 +132,11 @@ extension TraceEvent: Equatable {
         case let (.frame(t1, x1, y1, r1, _), .frame(t2, x2, y2, r2, _)): return t1 == t2 && x1 == x2 && y1 == y2 && r1 == r2
         case let (.error(t1, m1), .error(t2, m2)): return t1 == t2 && m1 == m2
         case let (.select(t1, r1), .select(t2, r2)): return t1 == t2 && r1 == r2
+        case let (.press(t1, r1, d1), .press(t2, r2, d2)): return t1 == t2 && r1 == r2 && d1 == d2
+        case let (.open(t1, p1, r1), .open(t2, p2, r2)): return t1 == t2 && p1 == p2 && r1 == r2
+        case let (.close(t1, p1, h1), .close(t2, p2, h2)): return t1 == t2 && p1 == p2 && h1 == h2
+        case let (.command(t1, r1, s1), .command(t2, r2, s2)): return t1 == t2 && r1 == r2 && s1 == s2
+        case let (.retry(t1), .retry(t2)): return t1 == t2
         default: return false
         }
     }
