@@ -60,3 +60,9 @@ static inline int panel_child_subreaper_supported(void) {
     int value = 0;
     return prctl(PR_GET_CHILD_SUBREAPER, (unsigned long)&value, 0, 0, 0) == 0;
 }
+
+// memfd_create is declared only under _GNU_SOURCE (glibc 2.27 and later): a tap command's
+// stdin, the item, lives in an anonymous file rather than a pipe, so a program that never
+// reads it cannot block the kiosk's write. Close-on-exec; the child gets it as descriptor 0.
+extern int memfd_create(const char *name, unsigned int flags);
+static inline int panel_memfd(const char *name) { return memfd_create(name, 1U /* MFD_CLOEXEC */); }

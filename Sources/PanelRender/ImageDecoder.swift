@@ -5,8 +5,9 @@ import PanelUI
 /// under the pixel budget, turned as its Exif orientation says, and for thumbnails scaled
 /// once to the size they are drawn at.
 public enum ImageDecoder {
-    /// Sides of a thumbnail, pixels, at most: 1024 (a 56-point thumbnail at scale 3 is 168).
-    public static let maxThumbnailSide = 1024
+    /// Sides of a thumbnail, pixels, at most: 4096, a 4K panel's width (a detail page's picture
+    /// spans the page; a row's 56-point thumbnail at scale 3 is 168).
+    public static let maxThumbnailSide = 4096
 
     /// The picture in the file at `path` (a regular file of at most `PNG.maxFileBytes`), as
     /// `decode` gives it.

@@ -119,6 +119,21 @@ public struct Configuration: Sendable {
     public var badgeField = "badge"
     /// `rows.body`: the item field the detail page shows.
     public var bodyField = "body"
+    /// What a tap on a row does (`rows.tap`).
+    public enum TapAction: String, Sendable, CaseIterable {
+        /// Nothing (a trace line).
+        case none
+        /// The item's detail page.
+        case detail
+        /// `rows.tap-command` with the item.
+        case command
+    }
+    /// `rows.tap`: what a tap on a row does.
+    public var tapAction = TapAction.none
+    /// `rows.tap-command`: the program and arguments run for a tapped row.
+    public var tapCommand: [String] = []
+    /// `rows.tap-timeout`: seconds a tap command may take.
+    public var tapTimeout = 10.0
     /// `rows.image-size`: the picture's side, points: 56 (a list thumbnail of iOS's and
     /// Android's medium list items).
     public var imageSize = 56.0
@@ -448,6 +463,9 @@ public struct Configuration: Sendable {
         case .http where url == nil: throw ConfigurationError(file: path, line: 0, message: "data.source = http needs data.url")
         default: break
         }
+        if tapAction == .command && tapCommand.isEmpty {
+            throw ConfigurationError(file: path, line: 0, message: "rows.tap = command needs rows.tap-command")
+        }
         if (header == .gif || footer == .autoGif || footer == .backGif) && gifFrames == nil {
             throw ConfigurationError(file: path, line: 0, message: "a gif style needs appearance.gif-frames (a folder of PNG frames)")
         }
@@ -547,6 +565,15 @@ public struct Configuration: Sendable {
             Key(section: "rows", name: "detail", doc: "the item field shown at the row's trailing edge on one line (a time, a price, a status; a number is shown as it is)") { $0.detailField = $1 },
             Key(section: "rows", name: "badge", doc: "the item field shown in a small red badge after the detail (a count, \"new\")") { $0.badgeField = $1 },
             Key(section: "rows", name: "body", doc: "the item field the detail page shows under the title, wrapped and scrollable (rows.tap = detail)") { $0.bodyField = $1 },
+            Key(section: "rows", name: "tap", doc: "what a tap on a row does: none, detail (a page with the item's picture, title and body, closed by its back control or a swipe from the leading edge) or command (rows.tap-command runs with the item)") {
+                $0.tapAction = try choice($1, TapAction.self)
+            },
+            Key(section: "rows", name: "tap-command", doc: "the program and its arguments, split at blanks, run once for each tapped row with the item's JSON on stdin and its id in PANEL_REFRESH_ITEM; supervised as data.command is (its own process group, ended at rows.tap-timeout, output bounded); at most 4 run at once") {
+                let words = $1.split(separator: " ").map(String.init)
+                guard let first = words.first, first.hasPrefix("/") else { throw ValueError(message: "the command must start with an absolute path") }
+                $0.tapCommand = words
+            },
+            Key(section: "rows", name: "tap-timeout", doc: "seconds a tap command may take before its process group is ended (0.1 to 600; 10)") { $0.tapTimeout = try number($1, 0.1...600) },
             Key(section: "rows", name: "height", doc: "row height, points (24 to 400); a column's width in a horizontal list; with title-lines or subtitle-lines above 1, the shortest a row gets") { $0.rowHeight = try number($1, 24...400) },
             Key(section: "rows", name: "title-lines", doc: "lines a row's title wraps to at word boundaries, the last cut with an ellipsis (0 to 8; 0: as many as it needs); above 1, each row is as tall as its texts, measured once when it first shows") { $0.titleLines = try integer($1, 0...8) },
             Key(section: "rows", name: "subtitle-lines", doc: "lines a row's subtitle wraps to, as title-lines (0 to 8)") { $0.subtitleLines = try integer($1, 0...8) },

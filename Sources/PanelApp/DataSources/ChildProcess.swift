@@ -51,10 +51,26 @@ enum ChildProcess {
     static let resetSignals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2, SIGCHLD, SIGALRM]
 
     /// Runs `executable` with `arguments` (argv[0] is the executable) and `environment`,
-    /// stdin from /dev/null. Blocks the calling thread until the program and its pipes are
-    /// done; call it off the main actor.
+    /// stdin from /dev/null, or `input` (a tap command's item). Blocks the calling thread until
+    /// the program and its pipes are done; call it off the main actor.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String],
-                    limits: Limits) throws(Failure) -> Outcome {
+                    input: [UInt8]? = nil, limits: Limits) throws(Failure) -> Outcome {
+        // The input in a memory file, not a pipe: a program that never reads it cannot block
+        // the writer, and it may read it as often as it likes.
+        var inputFD: Int32 = -1
+        if let input {
+            inputFD = panel_memfd("panel-refresh-input")
+            guard inputFD >= 0 else { throw .spawn(errno: errno) }
+            var offset = 0
+            while offset < input.count {
+                let n = input[offset...].withUnsafeBytes { write(inputFD, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { let e = errno; close(inputFD); throw .spawn(errno: e) }
+                offset += n
+            }
+            lseek(inputFD, 0, SEEK_SET)
+        }
+        defer { if inputFD >= 0 { close(inputFD) } }
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
         guard panel_pipe_cloexec(&outPipe) == 0 else { throw .spawn(errno: errno) }
         guard panel_pipe_cloexec(&errPipe) == 0 else {
@@ -67,7 +83,7 @@ enum ChildProcess {
         var marked = environment
         marked[ChildSupervisor.markVariable] = mark
         do {
-            pid = try spawn(executable, arguments, environment: marked, stdout: outPipe[1], stderr: errPipe[1])
+            pid = try spawn(executable, arguments, environment: marked, stdin: inputFD, stdout: outPipe[1], stderr: errPipe[1])
         } catch {
             for fd in outPipe + errPipe { close(fd) }
             throw error
@@ -108,7 +124,7 @@ enum ChildProcess {
     /// posix_spawn as the leader of a new process group, with a clean signal mask and default
     /// signal actions.
     private static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
-                              stdout: Int32, stderr: Int32) throws(Failure) -> pid_t {
+                              stdin: Int32, stdout: Int32, stderr: Int32) throws(Failure) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -117,7 +133,11 @@ enum ChildProcess {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if stdin >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
         // Nothing else of the kiosk's (the DRM card, touchscreens, sockets) reaches the program,

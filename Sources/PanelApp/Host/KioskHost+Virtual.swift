@@ -45,6 +45,7 @@ extension KioskHost {
                                            clock: clock, announcesList: false)
             // Pictures take no virtual time, as the data sources' answers do.
             runtime.session?.pictures?.runsInline = true
+            if case .command(let command)? = runtime.session?.tapAction { command.runsInline = true }
             return runtime
         }
         host.completesFramesOnTick = true

@@ -117,6 +117,14 @@ public final class PanelRuntime {
                 Log.event(.imageFailed, priority: 4, "picture: \(error)", fields: ["PANEL_REFRESH_PICTURE": Redaction.redact(request.source)])
             }
             session.pictures = pictures
+            switch configuration.tapAction {
+            case .none: session.tapAction = .none
+            case .detail: session.tapAction = .detail
+            case .command:
+                session.tapAction = .command(TapCommand(executable: configuration.tapCommand.first ?? "/bin/false",
+                                                        arguments: Array(configuration.tapCommand.dropFirst()),
+                                                        timeout: configuration.tapTimeout))
+            }
             session.header.lastUpdatedStore = lastUpdatedStore
             self.session = session
         case .views(let build):

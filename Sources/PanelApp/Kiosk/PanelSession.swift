@@ -65,6 +65,27 @@ public final class PanelSession: ListDataSource {
     /// When the items on screen arrived (the scene clock's date), for the banner.
     public private(set) var itemsDate: Date?
 
+    /// What a tap on a row does (`rows.tap`).
+    public enum TapAction {
+        /// Nothing but the trace's select line.
+        case none
+        /// Opens the item's detail page over the list.
+        case detail
+        /// Runs the command with the item (`rows.tap-command`).
+        case command(TapCommand)
+    }
+    /// What a tap on a row does.
+    public var tapAction: TapAction = .none
+    /// The detail page open over the list, if any.
+    public private(set) var detailPage: DetailPage?
+    /// The picture the detail page shows.
+    private var detailPicture: ThumbnailLoader.Request?
+    /// Where a pan from the page's leading edge began (an edge swipe that may close it).
+    private var edgeSwipeStart: Point?
+    /// How near the leading edge a pan must begin to close the page, points: 24 (the width of
+    /// UINavigationController's interactive pop area, about the same).
+    static let edgeSwipeWidth: Double = 24
+
     /// - Parameters: `header` and `footer` default to MJRefresh's normal header and auto footer;
     ///   `orientation` horizontal lays the items out as columns, loaded further by `trailer`.
     public init(scene: Scene, source: any ItemSource, pageSize: Int = 20, localizer: RefreshLocalizer = .shared,
@@ -112,6 +133,7 @@ public final class PanelSession: ListDataSource {
         }
         scene.dispatcher.onPan = { [weak self] e in
             guard let self else { return }
+            self.edgeSwipe(e)
             self.record(.pan(t: self.now, phase: e.state.rawValue, x: e.location.x, y: e.location.y,
                              vx: e.velocity.x, vy: e.velocity.y, touches: e.numberOfTouches))
         }
@@ -271,9 +293,74 @@ public final class PanelSession: ListDataSource {
         if let previous { pictures?.release(previous) }
     }
 
+    /// Opens the detail page of `row` over the list.
+    public func openDetail(row: Int) {
+        guard row >= 0, row < items.count else { return }
+        if detailPage != nil { closeDetail(how: "call") }
+        let page = DetailPage(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator, localizer: statusView.localizer)
+        let item = items[row]
+        var picture: RowPicture?
+        if let pictures, !item.image.isEmpty {
+            let size = page.pictureSize(width: scene.screen.size.width, height: scene.screen.size.height)
+            let request = ThumbnailLoader.Request(source: item.image, width: Int((size.width * scene.screen.scale).rounded(.up)),
+                                                  height: Int((size.height * scene.screen.scale).rounded(.up)))
+            detailPicture = request
+            picture = pictures.want(request, size: size)
+        }
+        page.show(item, row: row, picture: picture)
+        page.backButton.action = { [weak self] in self?.closeDetail(how: "back") }
+        scene.screen.rootView.addSubview(page)
+        // Pans that start on the page but outside its scroll view (the back control) move the
+        // page's text, never the list underneath.
+        scene.dispatcher.scrollView = page.scrollView
+        detailPage = page
+        record(.open(t: now, page: "detail", row: row))
+    }
+
+    /// Closes the detail page (`how`: "back", "swipe", or "call" for the program's own).
+    public func closeDetail(how: String) {
+        guard let page = detailPage else { return }
+        if let request = detailPicture { pictures?.release(request) }
+        detailPicture = nil
+        page.removeFromSuperview()
+        detailPage = nil
+        edgeSwipeStart = nil
+        scene.dispatcher.scrollView = list
+        record(.close(t: now, page: "detail", how: how))
+    }
+
+    /// A pan from the page's leading edge towards the other side, a third of the way across or
+    /// flung at 500 points a second, closes the page (UINavigationController's back swipe).
+    private func edgeSwipe(_ e: PanRecognizer.Event) {
+        guard detailPage != nil else { return }
+        let width = scene.screen.size.width
+        let rightToLeft = scene.screen.layoutDirection == .rightToLeft
+        // Along the swipe: from the leading edge inwards.
+        func inward(_ x: Double) -> Double { rightToLeft ? width - x : x }
+        switch e.state {
+        case .began:
+            // The pan begins past the slop: where it began is within the slop of the edge zone.
+            let start = e.location - e.translation
+            edgeSwipeStart = inward(start.x) <= Self.edgeSwipeWidth ? start : nil
+        case .ended:
+            guard let start = edgeSwipeStart else { return }
+            edgeSwipeStart = nil
+            let across = inward(e.location.x) - inward(start.x)
+            let speed = rightToLeft ? -e.velocity.x : e.velocity.x
+            if across > width / 3 || (across > 0 && speed > 500) { closeDetail(how: "swipe") }
+        case .cancelled:
+            edgeSwipeStart = nil
+        default:
+            break
+        }
+    }
+
     /// A picture became ready (or failed): the cells on screen that want it show it.
     private func pictureChanged(_ request: ThumbnailLoader.Request) {
         guard let pictures else { return }
+        if request == detailPicture, let page = detailPage {
+            page.setPicture(pictures.picture(request, size: page.imageView.frame.size))
+        }
         for cell in list.visibleCells.values where cellPictures[ObjectIdentifier(cell)] == request {
             cell.picture = pictures.picture(request, size: Size(width: imageSize, height: imageSize))
         }
@@ -281,8 +368,20 @@ public final class PanelSession: ListDataSource {
 }
 
 extension PanelSession: ListDelegate {
-    /// A tap reached a row: a trace line (what opens it is the rows' own work).
-    public func list(_ list: ListView, didSelectRow row: Int) { record(.select(t: now, row: row)) }
+    /// A tap reached a row: a trace line, then what `tapAction` says.
+    public func list(_ list: ListView, didSelectRow row: Int) {
+        record(.select(t: now, row: row))
+        guard row < items.count else { return }
+        switch tapAction {
+        case .none: break
+        case .detail: openDetail(row: row)
+        case .command(let command):
+            command.run(item: items[row]) { [weak self] result in
+                guard let self else { return }
+                self.record(.command(t: self.now, row: row, result: result))
+            }
+        }
+    }
 
     /// A row left the screen: its picture is no longer wanted by it.
     public func list(_ list: ListView, didEndDisplaying cell: ListCell, forRow row: Int) {
