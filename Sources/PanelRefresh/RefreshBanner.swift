@@ -6,10 +6,10 @@ import PanelUI
 /// list stays as it was (MJRefresh's header shows a failure only while it closes).
 @MainActor
 open class RefreshBanner: View {
-    /// The one line of text, cut with "…".
+    /// The text, on up to two lines, the last cut with "…".
     public let label = Label()
-    /// The banner's height, points: 32 (one line of 13-point text with room around it).
-    public static let height: Double = 32
+    /// The banner's height, points: 44 (two lines of 13-point text with room around them).
+    public static let height: Double = 44
 
     /// A hidden banner.
     public override init(frame: Rect = .zero) {
@@ -20,6 +20,7 @@ open class RefreshBanner: View {
         label.textColor = .white
         label.alignment = .center
         label.minimumScaleFactor = 0.85
+        label.numberOfLines = 2
         label.isUserInteractionEnabled = false
         addSubview(label)
         isHidden = true

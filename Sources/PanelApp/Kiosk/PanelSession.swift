@@ -80,8 +80,8 @@ public final class PanelSession: ListDataSource {
     public private(set) var detailPage: DetailPage?
     /// The picture the detail page shows.
     private var detailPicture: ThumbnailLoader.Request?
-    /// Where a pan from the page's leading edge began (an edge swipe that may close it).
-    private var edgeSwipeStart: Point?
+    /// Whether the pan under way began at the page's leading edge (an edge swipe that may close it).
+    private var edgeSwiping = false
     /// How near the leading edge a pan must begin to close the page, points: 24 (the width of
     /// UINavigationController's interactive pop area, about the same).
     static let edgeSwipeWidth: Double = 24
@@ -324,7 +324,7 @@ public final class PanelSession: ListDataSource {
         detailPicture = nil
         page.removeFromSuperview()
         detailPage = nil
-        edgeSwipeStart = nil
+        edgeSwiping = false
         scene.dispatcher.scrollView = list
         record(.close(t: now, page: "detail", how: how))
     }
@@ -339,17 +339,19 @@ public final class PanelSession: ListDataSource {
         func inward(_ x: Double) -> Double { rightToLeft ? width - x : x }
         switch e.state {
         case .began:
-            // The pan begins past the slop: where it began is within the slop of the edge zone.
-            let start = e.location - e.translation
-            edgeSwipeStart = inward(start.x) <= Self.edgeSwipeWidth ? start : nil
+            // The pan begins past the slop: the finger came down where it was less the movement
+            // that made it a pan.
+            let start = e.location - scene.dispatcher.pan.movementAtBegin
+            edgeSwiping = inward(start.x) <= Self.edgeSwipeWidth
         case .ended:
-            guard let start = edgeSwipeStart else { return }
-            edgeSwipeStart = nil
-            let across = inward(e.location.x) - inward(start.x)
+            guard edgeSwiping else { return }
+            edgeSwiping = false
+            // An ended pan carries no location: how far it went is its translation.
+            let across = rightToLeft ? -e.translation.x : e.translation.x
             let speed = rightToLeft ? -e.velocity.x : e.velocity.x
             if across > width / 3 || (across > 0 && speed > 500) { closeDetail(how: "swipe") }
         case .cancelled:
-            edgeSwipeStart = nil
+            edgeSwiping = false
         default:
             break
         }

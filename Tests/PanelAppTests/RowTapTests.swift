@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+@testable import PanelApp
+import PanelDisplay
+import PanelRefresh
+import PanelRender
+
+/// A source that answers each load with the next of `answers` after `delay` seconds of the
+/// scene's clock (the last answer repeats), or holds a load until `release()`.
+@MainActor
+final class ScriptedSource: ItemSource {
+    var answers: [Result<[Item], Error>]
+    var delay: Double
+    var holding = false
+    private var held: [(@MainActor (Result<[Item], Error>) -> Void, Result<[Item], Error>)] = []
+    private let animator: Animator
+    private(set) var loads = 0
+
+    init(_ answers: [Result<[Item], Error>], delay: Double = 0.2, animator: Animator) {
+        (self.answers, self.delay, self.animator) = (answers, delay, animator)
+    }
+
+    func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
+        let answer = page > 0 ? .success([]) : (answers.count > 1 ? answers.removeFirst() : answers[0])
+        if page == 0 { loads += 1 }
+        if holding { held.append((completion, answer)); return }
+        animator.schedule(nil, after: delay) { completion(answer) }
+    }
+
+    func release() {
+        let waiting = held
+        held = []
+        for (completion, answer) in waiting { completion(answer) }
+    }
+
+    static func items(_ count: Int) -> [Item] {
+        (1...count).map { Item(id: "id-\($0)", title: "Item \($0)", subtitle: "Subtitle \($0)", body: "Body of item \($0).\nSecond paragraph.") }
+    }
+}
+
+/// A kiosk in virtual time over a scripted source.
+@MainActor
+final class TapKiosk {
+    let clock = ManualClock()
+    let display = HeadlessDisplay(width: 480, height: 800)
+    let runtime: PanelRuntime
+    let source: ScriptedSource
+    var session: PanelSession { runtime.session! }
+    var trace: [TraceEvent] { session.trace }
+
+    init(_ settings: [(String, String)] = [], answers: [Result<[Item], Error>] = [.success(ScriptedSource.items(20))],
+         holding: Bool = false) throws {
+        var configuration = Configuration()
+        configuration.stateDirectory = FileManager.default.temporaryDirectory.path
+        for (key, value) in settings { try configuration.set(key, value) }
+        var made: ScriptedSource?
+        runtime = try PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(), notifier: SilentNotifier(),
+                                   source: { animator in
+                                       let s = ScriptedSource(answers, animator: animator)
+                                       s.holding = holding
+                                       made = s
+                                       return s
+                                   }, clock: clock)
+        source = made!
+        if case .command(let command) = runtime.session!.tapAction { command.runsInline = true }
+        runtime.session!.pictures?.runsInline = true
+        runtime.start()
+        run(for: 1)
+    }
+
+    func run(for seconds: Double) { (try? VirtualKiosk(runtime))?.wait(seconds) }
+
+    func tap(_ point: Point) {
+        var script = GestureScript(start: clock.now + 0.1)
+        script.tap(at: point)
+        (try? VirtualKiosk(runtime))?.play(script.frames)
+        run(for: 0.5)
+    }
+
+    func drag(from: Point, to: Point, duration: Double = 0.5, hold: Double = 0.2) {
+        var script = GestureScript(start: clock.now + 0.1)
+        script.drag(from: from, to: to, duration: duration, hold: hold)
+        (try? VirtualKiosk(runtime))?.play(script.frames)
+    }
+
+    func count(_ kind: String) -> Int { trace.filter { $0.kind == kind }.count }
+}
+
+@MainActor
+@Suite("Row taps: detail pages, tap commands, the catch that stops a fling")
+struct RowTapTests {
+    @Test("tap -> detail -> back: the page shows the item, its control closes it, and the header's pull still refreshes the list")
+    func detailAndBack() throws {
+        let kiosk = try TapKiosk([("rows.tap", "detail")])
+        let session = kiosk.session
+        // Row 2 (72-point rows).
+        kiosk.tap(Point(x: 200, y: 2 * 72 + 36))
+        let page = try #require(session.detailPage)
+        #expect(page.row == 2 && page.titleLabel.text == "Item 3")
+        #expect(page.paragraphs.map(\.text) == ["Body of item 3.", "Second paragraph."])
+        #expect(session.trace.contains(.open(t: session.trace.last { $0.kind == "open" }?.time ?? -1, page: "detail", row: 2)))
+        // A tap on the page's text selects no row underneath.
+        let selects = kiosk.count("select")
+        kiosk.tap(Point(x: 200, y: 400))
+        #expect(kiosk.count("select") == selects && session.detailPage != nil)
+        // Its body scrolls with the list's physics (a drag up moves it, then it bounces back).
+        kiosk.tap(Point(x: page.backButton.frame.midX, y: page.backButton.frame.midY))
+        #expect(session.detailPage == nil)
+        #expect(kiosk.trace.last { $0.kind == "close" }.map { if case .close(_, _, let how) = $0 { how } else { "" } } == "back")
+        // The list underneath as it was; a pull refreshes it.
+        let refreshes = kiosk.count("refresh")
+        kiosk.drag(from: Point(x: 200, y: 100), to: Point(x: 200, y: 400), duration: 0.6, hold: 0.3)
+        kiosk.run(for: 2)
+        #expect(kiosk.count("refresh") == refreshes + 1)
+        #expect(kiosk.source.loads == 2)
+    }
+
+    @Test("an edge swipe from the leading side closes the page; one from the middle does not")
+    func edgeSwipe() throws {
+        let kiosk = try TapKiosk([("rows.tap", "detail")])
+        kiosk.tap(Point(x: 200, y: 36))
+        #expect(kiosk.session.detailPage != nil)
+        kiosk.drag(from: Point(x: 240, y: 400), to: Point(x: 470, y: 400), duration: 0.3, hold: 0)
+        kiosk.run(for: 1)
+        #expect(kiosk.session.detailPage != nil, "not from the edge")
+        kiosk.drag(from: Point(x: 5, y: 400), to: Point(x: 300, y: 400), duration: 0.3, hold: 0)
+        kiosk.run(for: 1)
+        #expect(kiosk.session.detailPage == nil)
+        #expect(kiosk.trace.contains { if case .close(_, "detail", "swipe") = $0 { true } else { false } })
+    }
+
+    @Test("tap -> command: run once per tap with the item's JSON on stdin and its id in PANEL_REFRESH_ITEM")
+    func command() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("taps-\(UUID().uuidString)").path
+        let command = try script("{ echo \"$PANEL_REFRESH_ITEM\"; cat; } >> \(log)")
+        defer { for p in [log, command] { try? FileManager.default.removeItem(atPath: p) } }
+        let kiosk = try TapKiosk([("rows.tap", "command"), ("rows.tap-command", command)])
+        for row in [0, 4, 4] { kiosk.tap(Point(x: 200, y: Double(row) * 72 + 36)) }
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 6)
+        #expect(lines[0] == "id-1" && lines[2] == "id-5" && lines[4] == "id-5")
+        #expect(lines[1] == #"{"body":"Body of item 1.\nSecond paragraph.","id":"id-1","subtitle":"Subtitle 1","title":"Item 1"}"#)
+        let results = kiosk.trace.compactMap { if case let .command(_, row, result) = $0 { "\(row) \(result)" } else { nil } }
+        #expect(results == ["0 exit 0", "4 exit 0", "4 exit 0"])
+    }
+
+    @Test("a tap command that hangs is ended at its timeout, one that floods at its output limit; the list stays usable")
+    func hostileCommand() throws {
+        let hang = try script("sleep 30")
+        let flood = try script("head -c 1000000 /dev/zero")
+        let failing = try script("echo 'no printer' >&2; exit 4")
+        defer { for p in [hang, flood, failing] { try? FileManager.default.removeItem(atPath: p) } }
+        for (path, expected) in [(hang, "timed out after 0.3 s"), (flood, "flooded its output (more than 65536 bytes)"), (failing, "exit 4: no printer")] {
+            let kiosk = try TapKiosk([("rows.tap", "command"), ("rows.tap-command", path), ("rows.tap-timeout", "0.3")])
+            kiosk.tap(Point(x: 200, y: 36))
+            let results = kiosk.trace.compactMap { if case let .command(_, _, result) = $0 { result } else { nil } }
+            #expect(results == [expected])
+            kiosk.drag(from: Point(x: 200, y: 600), to: Point(x: 200, y: 200))
+            kiosk.run(for: 1)
+            #expect(kiosk.session.list.contentOffset.y > 100, "the list still scrolls")
+        }
+    }
+
+    @Test("a tap that stops a fling only stops it: no row is selected, no command runs")
+    func catchStopsFling() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("catch-\(UUID().uuidString)").path
+        let command = try script("echo tapped >> \(log)")
+        defer { for p in [log, command] { try? FileManager.default.removeItem(atPath: p) } }
+        let kiosk = try TapKiosk([("rows.tap", "command"), ("rows.tap-command", command), ("data.page-size", "100")],
+                                 answers: [.success(ScriptedSource.items(100))])
+        kiosk.drag(from: Point(x: 200, y: 700), to: Point(x: 200, y: 500), duration: 0.08, hold: 0)
+        kiosk.run(for: 0.2)
+        let list = kiosk.session.list
+        #expect(list.isDecelerating)
+        kiosk.tap(Point(x: 200, y: 400))
+        #expect(!list.isDecelerating)
+        #expect(kiosk.count("select") == 0 && kiosk.count("command") == 0)
+        #expect(!FileManager.default.fileExists(atPath: log))
+        // The next tap, on a list at rest, runs it.
+        kiosk.tap(Point(x: 200, y: 400))
+        #expect(kiosk.count("command") == 1)
+    }
+
+    @Test("the fast-taps recording replayed with rows.tap = command runs the command once per tap")
+    func fastTapsReplay() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("replay-taps-\(UUID().uuidString)").path
+        let command = try script("echo \"$PANEL_REFRESH_ITEM\" >> \(log)")
+        defer { for p in [log, command] { try? FileManager.default.removeItem(atPath: p) } }
+        var configuration = Configuration()
+        try configuration.set("rows.tap", "command")
+        try configuration.set("rows.tap-command", command)
+        var options = ReplayCommand.Options(file: fixtures + "/03-atmel-maxtouch.mt-b.1fg-fast-taps.evemu")
+        options.configuration = configuration
+        let trace = try ReplayCommand.run(options).trace
+        let selects = trace.filter { $0.kind == "select" }.count
+        #expect(selects == 9)
+        #expect(trace.filter { $0.kind == "command" }.count == selects)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == selects)
+    }
+}
