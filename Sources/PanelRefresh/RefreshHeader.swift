@@ -143,7 +143,10 @@ open class RefreshHeader: RefreshComponent {
         case .followOffset: resetInset()
         case .openTwoLevel: slideTwoLevelOpen()
         case .settleTwoLevel: settleTwoLevel()
-        case .notifyTwoLevel(let open): twoLevelHandler?(open)
+        case .notifyTwoLevel(let open):
+            updateTwoLevelHint(open: open)
+            placeTwoLevelView()
+            twoLevelHandler?(open)
         case .tellFooter(let event):
             // A successful end resets the footer's no-more-data only when asked to (its own
             // machine knows whether that was said before this refresh began).
@@ -164,10 +167,58 @@ open class RefreshHeader: RefreshComponent {
     public var twoLevelView: View? {
         didSet {
             oldValue?.removeFromSuperview()
-            if let twoLevelView { addSubview(twoLevelView) }
+            if let twoLevelView {
+                addSubview(twoLevelView)
+                // The way back, over the page's bottom edge.
+                addSubview(twoLevelHint)
+                addSubview(twoLevelHandle)
+            } else {
+                twoLevelHint.removeFromSuperview()
+                twoLevelHandle.removeFromSuperview()
+            }
+            updateTwoLevelHint(open: state == .twoLevel)
             placeTwoLevelView()
             settingsDidChange()
         }
+    }
+    /// The open second floor's way back, at its bottom edge: "Push up to go back" in the
+    /// localizer's language, white on a dark pill so it reads over any picture.
+    public let twoLevelHint: Label = {
+        let label = Label()
+        label.font = .system(13)
+        label.textColor = .white
+        label.alignment = .center
+        label.backgroundColor = Color(red: 0, green: 0, blue: 0, alpha: 140)
+        label.isUserInteractionEnabled = false
+        return label
+    }()
+    /// A grabber over the hint (a sheet's handle), saying the page can be pushed.
+    public let twoLevelHandle: View = {
+        let handle = View()
+        handle.backgroundColor = Color(red: 255, green: 255, blue: 255, alpha: 200)
+        handle.isUserInteractionEnabled = false
+        return handle
+    }()
+    /// The hint's height and the space under it, points.
+    static let hintHeight: Double = 24, hintGap: Double = 14
+
+    /// The hint shows while the second floor is open, in the current language.
+    private func updateTwoLevelHint(open: Bool) {
+        twoLevelHint.text = localizer.text(.twoLevelBackHint)
+        twoLevelHint.isHidden = !open || twoLevelView == nil
+        twoLevelHandle.isHidden = twoLevelHint.isHidden
+    }
+
+    /// The hint follows the language.
+    open override func i18nDidChange() {
+        super.i18nDidChange()
+        updateTwoLevelHint(open: state == .twoLevel)
+    }
+
+    /// Touches reach the open second floor, a screen above the header's bounds.
+    open override var touchArea: Rect {
+        guard let page = twoLevelView, state == .twoLevel else { return bounds }
+        return bounds.union(page.frame)
     }
     /// Pull distance that arms the second floor, points; nil: 2.5 times the trigger distance
     /// (SmartRefreshLayout's `srlFloorRage` default).
@@ -183,6 +234,12 @@ open class RefreshHeader: RefreshComponent {
         guard let twoLevelView else { return }
         let page = scrollView.map { Size(width: $0.frame.width, height: $0.frame.height) } ?? Size(width: frame.width, height: frame.height)
         twoLevelView.frame = Rect(x: 0, y: -page.height, width: page.width, height: page.height)
+        let width = min(page.width - 32, (twoLevelHint.textWidth + 28).rounded(.up))
+        twoLevelHint.frame = Rect(x: ((page.width - width) / 2).rounded(.down), y: -Self.hintGap - Self.hintHeight,
+                                  width: width, height: Self.hintHeight)
+        twoLevelHint.cornerRadius = Self.hintHeight / 2
+        twoLevelHandle.frame = Rect(x: (page.width / 2 - 18).rounded(.down), y: twoLevelHint.frame.minY - 11, width: 36, height: 5)
+        twoLevelHandle.cornerRadius = 2.5
     }
 
     /// The content's offset with the second floor open: the page (a screen above the

@@ -272,15 +272,21 @@ open class View {
     /// view mirrors its subviews.
     public func shownFrame(of subview: View, origin: Point? = nil) -> Rect { reflected(subview.frame, origin: origin) }
 
+    /// Where touches reach this view and its subviews (own coordinates): its bounds. A view
+    /// whose subview lies outside them on purpose widens it (the header's second floor, a
+    /// screen above the header).
+    open var touchArea: Rect { bounds }
+
     /// The deepest visible, interactive view containing `point` (own coordinates).
     public func hitTest(_ point: Point) -> View? {
-        guard !isHidden, alpha > 0.01, isUserInteractionEnabled, bounds.contains(point) else { return nil }
+        guard !isHidden, alpha > 0.01, isUserInteractionEnabled, touchArea.contains(point) else { return nil }
         // Front to back: what is drawn last is touched first.
         for view in drawingOrder.reversed() {
             let local = point - shownFrame(of: view).origin + view.boundsOrigin
             if let hit = view.hitTest(local) { return hit }
         }
-        return self
+        // Inside the widened area but outside its own bounds, only a subview is hit.
+        return bounds.contains(point) ? self : nil
     }
 
     /// A tap landed on this view at `point` (own coordinates). Return true if handled;

@@ -4,6 +4,7 @@ import Testing
 import PanelDisplay
 import PanelRefresh
 import PanelRender
+import PanelUI
 
 /// A source that answers each load with the next of `answers` after `delay` seconds of the
 /// scene's clock (the last answer repeats), or holds a load until `release()`.
@@ -197,5 +198,33 @@ struct RowTapTests {
         #expect(trace.filter { $0.kind == "command" }.count == selects)
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == selects)
+    }
+
+    @Test("the kiosk's second floor takes its touches: a tap on it selects no row under it; the push up closes it; both traced")
+    func secondFloor() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("floor-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let picture = Surface(width: 48, height: 80, format: .argb8888)
+        Canvas(surface: picture).fill(Rect(x: 0, y: 0, width: 48, height: 80), color: Color(red: 20, green: 60, blue: 120))
+        try PNG.write(picture, to: path)
+        let kiosk = try TapKiosk([("appearance.two-level", path), ("rows.tap", "detail")])
+        let session = kiosk.session
+        #expect(session.header.openTwoLevel())
+        kiosk.run(for: 1)
+        #expect(session.header.state == .twoLevel)
+        #expect(!session.header.twoLevelHint.isHidden)
+        kiosk.tap(Point(x: 240, y: 300))
+        #expect(kiosk.count("select") == 0 && session.detailPage == nil, "the tap stayed on the floor")
+        kiosk.drag(from: Point(x: 240, y: 700), to: Point(x: 240, y: 300), duration: 0.3, hold: 0.1)
+        kiosk.run(for: 2)
+        #expect(session.header.state == .idle)
+        let pages = kiosk.trace.compactMap { e -> String? in
+            switch e {
+            case let .open(_, page, _): "open \(page)"
+            case let .close(_, page, how): "close \(page) \(how)"
+            default: nil
+            }
+        }
+        #expect(pages == ["open second-floor", "close second-floor push"])
     }
 }

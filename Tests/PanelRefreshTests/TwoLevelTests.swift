@@ -71,6 +71,52 @@ struct TwoLevelTests {
         #expect(!header.closeTwoLevel(), "not open: nothing to close")
     }
 
+    @Test("the open floor takes touches: a button in it is tapped, a list in it scrolls; its way back shows at its bottom edge")
+    func touches() {
+        let (stage, header, page) = stage()
+        var tapped = 0
+        let button = Button(title: "Open", frame: Rect(x: 300, y: 100, width: 200, height: 44))
+        button.action = { tapped += 1 }
+        page.addSubview(button)
+        let inner = ScrollView(frame: Rect(x: 0, y: 200, width: 800, height: 200), animator: stage.scene.animator)
+        inner.contentSize = Size(width: 800, height: 1000)
+        page.addSubview(inner)
+        #expect(header.twoLevelHint.isHidden, "no way back shows before it opens")
+        #expect(header.openTwoLevel())
+        stage.settle()
+        #expect(!header.twoLevelHint.isHidden && header.twoLevelHint.text == "Push up to go back")
+        let hint = header.twoLevelHint.convert(Rect(origin: .zero, size: header.twoLevelHint.frame.size), to: nil)
+        #expect(hint.maxY <= 480 && hint.minY > 400, "at the bottom edge of the screen: \(hint)")
+        // A tap on the button: it was falling through to the list under the 54-point header.
+        var script = GestureScript(start: stage.scene.clock.now + 0.1)
+        script.tap(at: Point(x: 400, y: 122))
+        stage.scene.play(script.frames)
+        stage.settle()
+        #expect(tapped == 1)
+        // A drag up inside the inner list scrolls it, not the floor.
+        var drag = GestureScript(start: stage.scene.clock.now + 0.1)
+        drag.drag(from: Point(x: 400, y: 380), to: Point(x: 400, y: 230), duration: 0.4, hold: 0.2)
+        stage.scene.play(drag.frames)
+        stage.settle()
+        #expect(inner.contentOffset.y > 100, "\(inner.contentOffset.y)")
+        #expect(header.state == .twoLevel && stage.list.contentOffset.y == -534)
+        // Elsewhere, the push up closes it as before; the hint goes with it.
+        stage.drag(from: 470, to: 250, duration: 0.3, hold: 0.1)
+        stage.settle()
+        #expect(header.state == .idle && header.twoLevelHint.isHidden)
+    }
+
+    @Test("the way back in every language")
+    func hintLanguages() {
+        for language in RefreshLanguage.allCases {
+            let (stage, header, _) = stage()
+            header.localizer = RefreshLocalizer(language: language)
+            #expect(header.openTwoLevel())
+            #expect(header.twoLevelHint.text == RefreshLocalizer(language: language).text(.twoLevelBackHint))
+            withExtendedLifetime(stage) {}
+        }
+    }
+
     @Test("without a second floor a long pull is an ordinary refresh")
     func withoutFloor() {
         let stage = RefreshStage()

@@ -80,6 +80,8 @@ public final class PanelSession: ListDataSource {
     public private(set) var detailPage: DetailPage?
     /// The picture the detail page shows.
     private var detailPicture: ThumbnailLoader.Request?
+    /// When the last pan ended (trace time): tells the second floor's push up from a call.
+    private var lastPanEnd = -Double.infinity
     /// Whether the pan under way began at the page's leading edge (an edge swipe that may close it).
     private var edgeSwiping = false
     /// How near the leading edge a pan must begin to close the page, points: 24 (the width of
@@ -127,6 +129,12 @@ public final class PanelSession: ListDataSource {
             loader.refreshingAction = { [weak self] in self?.loadMore() }
             loader.stateDidChangeHandler = { [weak self] in self?.record(.state(t: self?.now ?? 0, component: name, from: $0, to: $1)) }
         }
+        self.header.twoLevelHandler = { [weak self] open in
+            guard let self else { return }
+            // A close that follows the release of a pan is the push up; any other, a call.
+            let how = self.now - self.lastPanEnd < 0.05 ? "push" : "call"
+            self.record(open ? .open(t: self.now, page: "second-floor", row: nil) : .close(t: self.now, page: "second-floor", how: how))
+        }
         scene.dispatcher.onPress = { [weak self] view, down in
             guard let self, let cell = view as? ListCell, cell.row >= 0 else { return }
             self.record(.press(t: self.now, row: cell.row, down: down))
@@ -134,6 +142,7 @@ public final class PanelSession: ListDataSource {
         scene.dispatcher.onPan = { [weak self] e in
             guard let self else { return }
             self.edgeSwipe(e)
+            if e.state == .ended || e.state == .cancelled { self.lastPanEnd = self.now }
             self.record(.pan(t: self.now, phase: e.state.rawValue, x: e.location.x, y: e.location.y,
                              vx: e.velocity.x, vy: e.velocity.y, touches: e.numberOfTouches))
         }
