@@ -188,6 +188,58 @@ open class ScrollView: View {
         setNeedsLayout()
         let change = Change(old: old, new: offset)
         for observer in liveObservers { observer.scrollViewContentOffsetDidChange(self, change) }
+        showIndicators()
+    }
+
+    // MARK: Scroll indicators
+
+    /// Whether the vertical bar shows while the content moves (UIScrollView's).
+    public var showsVerticalScrollIndicator = true
+    /// Whether the horizontal bar shows while the content moves.
+    public var showsHorizontalScrollIndicator = true
+    /// The bars, made at the first movement.
+    public private(set) var verticalIndicator: ScrollIndicator?
+    /// The horizontal bar.
+    public private(set) var horizontalIndicator: ScrollIndicator?
+
+    /// The content moved: each bar that applies shows at its place, and fades once it rests.
+    private func showIndicators() {
+        // Moved by a finger, a fling, a bounce or an animation; not by a plain assignment.
+        guard isDragging || isDecelerating || isAnimatingOffset else { return }
+        let vertical = showsVerticalScrollIndicator ? ScrollIndicator.frame(axis: .vertical, in: self, other: false) : nil
+        let horizontal = showsHorizontalScrollIndicator ? ScrollIndicator.frame(axis: .horizontal, in: self, other: vertical != nil) : nil
+        let verticalFrame = horizontal != nil && vertical != nil
+            ? ScrollIndicator.frame(axis: .vertical, in: self, other: true) : vertical
+        for (axis, frame) in [(Axis.vertical, verticalFrame), (.horizontal, horizontal)] {
+            guard let frame else {
+                (axis == .vertical ? verticalIndicator : horizontalIndicator)?.isHidden = true
+                continue
+            }
+            let bar: ScrollIndicator
+            if let existing = axis == .vertical ? verticalIndicator : horizontalIndicator {
+                bar = existing
+            } else {
+                bar = ScrollIndicator(axis: axis)
+                addSubview(bar)
+                if axis == .vertical { verticalIndicator = bar } else { horizontalIndicator = bar }
+            }
+            bar.frame = frame
+            bar.isHidden = false
+            ownAnimator.cancel(AnimationKey(bar, "fade"))
+            bar.alpha = 1
+            scheduleFade(bar)
+        }
+    }
+
+    /// Shown again at every movement: the fade starts once the content has rested
+    /// `lingerSeconds` with no finger on it (a finger holding still keeps the bar).
+    private func scheduleFade(_ bar: ScrollIndicator) {
+        ownAnimator.schedule(AnimationKey(bar, "linger"), after: ScrollIndicator.lingerSeconds) { [weak self, weak bar] in
+            guard let self, let bar, !self.isDragging else { return }
+            self.ownAnimator.animate(AnimationKey(bar, "fade"), from: 1.0, to: 0.0, duration: ScrollIndicator.fadeSeconds,
+                                     apply: { [weak bar] in bar?.alpha = $0 },
+                                     completion: { [weak bar] finished in if finished { bar?.isHidden = true } })
+        }
     }
 
     private func setPanState(_ state: PanRecognizer.State) {
@@ -228,6 +280,8 @@ open class ScrollView: View {
             guard isDragging else { return }
             setOffset(banded(dragOrigin - shown(event.translation)))
             isDragging = false
+            // The bars held while the finger rested fade from the lift (unless the content moves on).
+            for bar in [verticalIndicator, horizontalIndicator].compactMap({ $0 }) where !bar.isHidden { scheduleFade(bar) }
             // Content moves against the finger.
             let velocity = event.state == .ended ? shown(event.velocity) * -1 : .zero
             startMotion(velocity: velocity)

@@ -200,8 +200,8 @@ open class View {
     /// Whether it must be drawn again.
     public private(set) var needsDisplay = true
 
-    /// Marks the whole view for redraw.
-    public func setNeedsDisplay() { setNeedsDisplay(bounds) }
+    /// Marks the whole view for redraw: all it draws (`drawingExtent`).
+    public func setNeedsDisplay() { setNeedsDisplay(drawingExtent) }
 
     /// Marks `rect` (own coordinates) for redraw.
     public func setNeedsDisplay(_ rect: Rect) {

@@ -61,8 +61,8 @@ struct HeaderPositionTests {
         #expect(onScreen(cell).minY == 0, "the content did not move")
         #expect(onScreen(header).maxY == revealed, "the header's bottom is where the pull reached")
         #expect(header.state == .pulling)
-        let order = stage.list.subviews(reaching: stage.list.bounds)
-        #expect(order.last === header, "drawn in front of the rows")
+        let order = stage.list.subviews(reaching: stage.list.bounds).filter { !($0 is ScrollIndicator) }
+        #expect(order.last === header, "drawn in front of the rows (under the scroll bar only)")
         var hit = stage.list.hitTest(stage.scene.screen.rootView.convert(Point(x: 400, y: revealed - 10), to: stage.list))
         while let view = hit, view !== header { hit = view.superview }
         #expect(hit === header, "touched first where it covers the rows")
