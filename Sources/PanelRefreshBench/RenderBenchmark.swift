@@ -12,13 +12,35 @@ import PanelRender
 /// (`-arabic`), against the Latin rows' cases.
 @MainActor
 enum RenderBenchmark {
-    final class Rows: ListDataSource {
+    final class Rows: ListDataSource, ListDelegate {
         let count: Int
         /// Arabic and Devanagari rows, alternating (the `-arabic` cases), instead of Latin ones.
         let complex: Bool
-        init(_ count: Int, complex: Bool = false) { (self.count, self.complex) = (count, complex) }
+        /// The `-images` cases' 56-point thumbnails: `pictures.count` files, row i showing
+        /// picture i modulo that, through the kiosk's loader.
+        let pictures: [String]
+        let loader: ThumbnailLoader?
+        private var wanted: [ObjectIdentifier: ThumbnailLoader.Request] = [:]
+        init(_ count: Int, complex: Bool = false, pictures: [String] = [], loader: ThumbnailLoader? = nil) {
+            (self.count, self.complex, self.pictures, self.loader) = (count, complex, pictures, loader)
+        }
         func numberOfRows(in list: ListView) -> Int { count }
+        func list(_ list: ListView, didSelectRow row: Int) {}
+        /// A row that left lets its picture go, as the kiosk's rows do.
+        func list(_ list: ListView, didEndDisplaying cell: ListCell, forRow row: Int) {
+            if let request = wanted.removeValue(forKey: ObjectIdentifier(cell)) { loader?.release(request) }
+        }
         func list(_ list: ListView, configure cell: ListCell, forRow row: Int) {
+            if let loader, !pictures.isEmpty {
+                cell.imageSize = 56
+                let side = Int((56 * (list.screen?.scale ?? 1)).rounded(.up))
+                let request = ThumbnailLoader.Request(source: pictures[row % pictures.count], width: side, height: side)
+                let previous = wanted[ObjectIdentifier(cell)]
+                wanted[ObjectIdentifier(cell)] = request
+                cell.picture = loader.want(request, size: Size(width: 56, height: 56))
+                if let previous { loader.release(previous) }
+                cell.detailLabel.text = "12:\(10 + row % 50)"
+            }
             if !complex {
                 cell.titleLabel.text = "Item \(row + 1): a title of ordinary length"
                 cell.subtitleLabel.text = "Subtitle \(row + 1), Строка, 第\(row + 1)行"
@@ -85,21 +107,42 @@ enum RenderBenchmark {
         func frame() { VirtualTimeDriver(host).step(by: 1.0 / 60) }
     }
 
+    /// `count` picture files (PNG, 160x120, each its own colours) in a scratch folder, for
+    /// the `-images` cases.
+    static func pictureFiles(_ count: Int) throws -> [String] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-refresh-bench-pictures").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return try (0..<count).map { i in
+            let path = folder + "/picture-\(i).png"
+            if FileManager.default.fileExists(atPath: path) { return path }
+            let surface = Surface(width: 160, height: 120, format: .argb8888)
+            let canvas = Canvas(surface: surface)
+            canvas.fill(Rect(x: 0, y: 0, width: 160, height: 120), color: Color(red: UInt8(i * 37 % 256), green: UInt8(i * 91 % 256), blue: 180))
+            canvas.fill(Rect(x: 40, y: 30, width: 80, height: 60), color: Color(red: 250, green: UInt8(i * 13 % 256), blue: 40))
+            try PNG.write(surface, to: path)
+            return path
+        }
+    }
+
     static func stage(width: Int, height: Int, rows: Int, fonts: FontLibrary, display: any Display,
-                      complex: Bool = false) throws -> Stage {
-        let source = Rows(rows, complex: complex)
+                      complex: Bool = false, pictures: [String] = []) throws -> Stage {
+        let loader = pictures.isEmpty ? nil : ThumbnailLoader()
+        loader?.runsInline = true
+        let source = Rows(rows, complex: complex, pictures: pictures, loader: loader)
         let header = NormalHeader()
         var list: ListView?
         let host = try KioskHost.virtual(configuration: Configuration(), display: display, fonts: fonts, views: { scene in
             let view = ListView(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator)
             view.rowHeight = .fixed(72)
             view.dataSource = source
+            view.delegate = source
             view.reloadData()
             scene.screen.rootView.addSubview(view)
             view.header = header
             list = view
         })
         guard let list else { throw DisplayError.noDisplay("the list was not built") }
+        host.runtime.driver.renderer.imageSupplier = loader
         host.start(at: 0)
         let stage = Stage(host: host, list: list, header: header, rows: source)
         stage.frame()
@@ -191,6 +234,16 @@ enum RenderBenchmark {
                 let arabic = try stage(width: width, height: height, rows: rows, fonts: fonts,
                                    display: HeadlessDisplay(width: width, height: height), complex: true)
                 cases(arabic, suffix: "-arabic", full: true, animation: false, measure: measure)
+                // A 56-point thumbnail in every row (100 pictures, decoded once at the drawn size and
+                // cached; rows show cached ones), against the text rows' cases.
+                let pictures = try pictureFiles(100)
+                let images = try stage(width: width, height: height, rows: rows, fonts: fonts,
+                                   display: HeadlessDisplay(width: width, height: height), pictures: pictures)
+                cases(images, suffix: "-images", full: true, animation: false, measure: measure)
+                let imagesDRM = try stage(width: width, height: height, rows: rows, fonts: fonts,
+                                      display: try DRMDisplay(drm: MemoryDRM(width: width, height: height)), pictures: pictures)
+                cases(imagesDRM, suffix: "-images-drm", full: true, animation: false, measure: measure)
+                imagesDRM.display.close()
             }
         }
     }

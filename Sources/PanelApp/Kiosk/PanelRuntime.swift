@@ -117,6 +117,9 @@ public final class PanelRuntime {
                 Log.event(.imageFailed, priority: 4, "picture: \(error)", fields: ["PANEL_REFRESH_PICTURE": Redaction.redact(request.source)])
             }
             session.pictures = pictures
+            session.onFirstPicture = { seconds in
+                Log.info("pictures: the first thumbnail on screen \(TraceEvent.number(seconds * 1000)) ms after the page arrived")
+            }
             switch configuration.tapAction {
             case .none: session.tapAction = .none
             case .detail: session.tapAction = .detail

@@ -64,6 +64,13 @@ public final class PanelSession: ListDataSource {
     public var status: ListStatus? { statusView.status }
     /// When the items on screen arrived (the scene clock's date), for the banner.
     public private(set) var itemsDate: Date?
+    /// The scene clock's time at which the first page arrived, until its first picture shows.
+    private var pageArrivedAt: Double?
+    /// A picture of the page became ready; it is on screen at the next frame.
+    private var firstPictureReady = false
+    /// Hears the seconds from the first page's arrival to the first frame with one of its
+    /// pictures on screen (once per first page; the program logs it).
+    public var onFirstPicture: ((Double) -> Void)?
 
     /// What a tap on a row does (`rows.tap`).
     public enum TapAction {
@@ -160,6 +167,10 @@ public final class PanelSession: ListDataSource {
     /// A frame reached the display (the frame driver's completion): the trace's frame line.
     /// - Parameter renderSeconds: how long it took to draw and copy, seconds.
     public func framePresented(renderSeconds: Double) {
+        if firstPictureReady, let arrived = pageArrivedAt {
+            pageArrivedAt = nil
+            onFirstPicture?(scene.clock.now - arrived)
+        }
         record(.frame(t: now, offsetX: list.contentOffset.x, offsetY: list.contentOffset.y, rows: list.numberOfRows,
                       renderMs: tracesTimings ? renderSeconds * 1000 : nil))
     }
@@ -230,6 +241,9 @@ public final class PanelSession: ListDataSource {
                 self.pictures?.forgetFailures()
                 self.showsPictures = page.contains { !$0.image.isEmpty }
                 self.itemsDate = self.scene.clock.date
+                if self.pictures != nil, page.contains(where: { !$0.image.isEmpty }) {
+                    (self.pageArrivedAt, self.firstPictureReady) = (self.scene.clock.now, false)
+                }
                 self.statusView.status = page.isEmpty ? .empty : nil
                 self.showBanner(nil)
                 self.list.reloadData()
@@ -369,6 +383,7 @@ public final class PanelSession: ListDataSource {
     /// A picture became ready (or failed): the cells on screen that want it show it.
     private func pictureChanged(_ request: ThumbnailLoader.Request) {
         guard let pictures else { return }
+        if pageArrivedAt != nil, case .shown = pictures.picture(request, size: Size(width: 1, height: 1)) { firstPictureReady = true }
         if request == detailPicture, let page = detailPage {
             page.setPicture(pictures.picture(request, size: page.imageView.frame.size))
         }
