@@ -73,7 +73,12 @@ public final class KioskHost: TimeStepped {
         self.displayMonitor = displayMonitor
         self.makeRuntime = makeRuntime
         runtime = try makeRuntime(configuration)
+        runtime.onWake = { [weak self] in self?.onWake?() }
     }
+
+    /// Hears that the runtime's off-loop work changed what shows (`PanelRuntime.onWake`): the
+    /// real-time driver runs an entry for it.
+    public var onWake: (() -> Void)?
 
     /// The one place the kiosk's clock moves: to the time of the event being handled.
     private func arrive(at time: Double) { clock.advance(to: time) }
@@ -325,6 +330,7 @@ public final class KioskHost: TimeStepped {
             let next = try makeRuntime(fresh)
             runtime.retire()
             runtime = next
+            runtime.onWake = { [weak self] in self?.onWake?() }
             configuration = fresh
             onRuntime?(runtime)
             runtime.start()

@@ -79,6 +79,9 @@ public final class RealTimeDriver {
     /// Wires the sources and starts the host (`run()` does it; tests of the wiring call it alone).
     public func start() {
         timer.setEventHandler(handler: onMain { [unowned self] in self.enter(self.host.tick) })
+        // A page or picture that arrived from a worker is drawn now, not at the next wake-up
+        // (while nothing moves there is none).
+        host.onWake = { [unowned self] in self.enter(self.host.tick) }
         timer.schedule(deadline: .distantFuture)
         timer.resume()
         if let monitor = host.monitor {

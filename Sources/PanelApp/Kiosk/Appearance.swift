@@ -112,7 +112,8 @@ public enum Appearance {
     /// Row cells in the configured colours and font.
     public static func styleRows(_ list: ListView, _ c: Configuration) {
         // Texts of more than one line size their rows (vertical lists; columns keep their width).
-        let wraps = c.titleLines != 1 || c.subtitleLines != 1
+        // So do pictures taller than the rows (their 8-point margins included).
+        let wraps = c.titleLines != 1 || c.subtitleLines != 1 || c.imageSize + 16 > c.rowHeight
         list.rowHeight = wraps && list.orientation == .vertical ? .automatic(estimated: c.rowHeight) : .fixed(c.rowHeight)
         list.makeCell = {
             let cell = ListCell()

@@ -152,7 +152,9 @@ public final class PanelRuntime {
         }
         driver.onFramePresented = { [weak self] timing in self?.framePresented(timing) }
         guard let session else { return }
+        session.pictures?.onFinish = { [weak self] in self?.onWake?() }
         session.onError = { [weak self] error in
+            self?.onWake?()
             Log.event(.refreshFailed, priority: 3, "data source: \(error)", fields: ["PANEL_REFRESH_ERROR": "\(error)"])
             self?.notifier.notify("STATUS=last refresh failed: \(error)")
         }
@@ -165,6 +167,7 @@ public final class PanelRuntime {
         session.onItemsChanged = { [weak self] in
             guard let self else { return }
             self.activity(wakes: true)
+            self.onWake?()
             // A horizontal list has no header whose end says so.
             if session.list.orientation == .horizontal { self.notifyShowing() }
         }
@@ -320,6 +323,11 @@ public final class PanelRuntime {
         notifier.notify("READY=1")
         notifier.notify("STATUS=showing the list")
     }
+
+    /// Hears that work done off the loop changed what shows (a page or a picture arrived, a
+    /// load failed): the real-time driver, whose timer sleeps while nothing moves, runs an
+    /// entry to draw it. (In virtual time such work answers inline, within an entry.)
+    public var onWake: (() -> Void)?
 
     /// When the loop must run `pump()` next (monotonic seconds), nil when nothing waits: the
     /// program then sleeps until input.

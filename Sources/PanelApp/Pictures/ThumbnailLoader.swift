@@ -42,6 +42,9 @@ public final class ThumbnailLoader: ImageSupplier {
     public var onChange: ((Request) -> Void)?
     /// Hears each failure (the program logs it once per picture).
     public var onFailure: ((Request, PictureError) -> Void)?
+    /// Hears every job's end, after `onChange`: the kiosk's real-time loop, idle while nothing
+    /// moves, wakes to draw what arrived.
+    public var onFinish: (() -> Void)?
 
     private var kept: [String: Kept] = [:]
     private var failed: [String: PictureError] = [:]
@@ -158,6 +161,7 @@ public final class ThumbnailLoader: ImageSupplier {
             if pins[request] != nil { onChange?(request) }
         }
         pump()
+        onFinish?()
     }
 
     /// Drops the least recently used pictures no row shows until the rest fit the budget.
