@@ -17,7 +17,8 @@ public enum ImageDecoder {
 
     /// The whole picture in `bytes`, as shown (orientation applied), premultiplied ARGB.
     public static func decode(_ bytes: [UInt8], path: String, maxPixels: Int = PNG.defaultMaxPixels) throws(RenderError) -> Surface {
-        let (stored, orientation) = try decodeStored(bytes, path: path, maxPixels: maxPixels, atLeast: nil)
+        let (format, orientation) = try header(bytes, path: path)
+        let stored = try decodeStored(bytes, format: format, path: path, maxPixels: maxPixels, atLeast: nil)
         guard orientation != .up else { return stored }
         let w = orientation.swapsAxes ? stored.height : stored.width, h = orientation.swapsAxes ? stored.width : stored.height
         let shown = Surface(width: w, height: h, format: .argb8888)
@@ -34,10 +35,10 @@ public enum ImageDecoder {
         guard width > 0, height > 0, width <= maxThumbnailSide, height <= maxThumbnailSide else {
             throw RenderError.image(path: path, message: "a thumbnail of \(width)x\(height) pixels is not drawn")
         }
-        let orientation = ImageFormat.sniff(bytes).map { ImageOrientation.of(bytes, format: $0) } ?? .up
+        let (format, orientation) = try header(bytes, path: path)
         // The thumbnail in the stored picture's axes; turned at the end.
         let (tw, th) = orientation.swapsAxes ? (height, width) : (width, height)
-        let (stored, _) = try decodeStored(bytes, path: path, maxPixels: maxPixels, atLeast: (tw, th))
+        let stored = try decodeStored(bytes, format: format, path: path, maxPixels: maxPixels, atLeast: (tw, th))
         let filled = Surface(width: tw, height: th, format: .argb8888)
         let f = max(Double(tw) / Double(stored.width), Double(th) / Double(stored.height))
         let drawn = Rect(x: (Double(tw) - Double(stored.width) * f) / 2, y: (Double(th) - Double(stored.height) * f) / 2,
@@ -49,17 +50,21 @@ public enum ImageDecoder {
         return Bitmap(surface: shown)
     }
 
-    /// The picture as stored, and how it is to be turned.
-    private static func decodeStored(_ bytes: [UInt8], path: String, maxPixels: Int,
-                                     atLeast: (width: Int, height: Int)?) throws(RenderError) -> (Surface, ImageOrientation) {
+    /// The picture's format and how it is to be turned, read once from its first bytes and metadata.
+    private static func header(_ bytes: [UInt8], path: String) throws(RenderError) -> (ImageFormat, ImageOrientation) {
         guard let format = ImageFormat.sniff(bytes) else {
             throw RenderError.image(path: path, message: "not a PNG, JPEG or WebP picture")
         }
-        let orientation = ImageOrientation.of(bytes, format: format)
+        return (format, ImageOrientation.of(bytes, format: format))
+    }
+
+    /// The picture as stored, decoded by its format's library.
+    private static func decodeStored(_ bytes: [UInt8], format: ImageFormat, path: String, maxPixels: Int,
+                                     atLeast: (width: Int, height: Int)?) throws(RenderError) -> Surface {
         switch format {
-        case .png: return (try PNG.decode(bytes, path: path, maxPixels: maxPixels), orientation)
-        case .jpeg: return (try JPEG.decode(bytes, path: path, maxPixels: maxPixels, atLeast: atLeast), orientation)
-        case .webp: return (try WebP.decode(bytes, path: path, maxPixels: maxPixels, atLeast: atLeast), orientation)
+        case .png: return try PNG.decode(bytes, path: path, maxPixels: maxPixels)
+        case .jpeg: return try JPEG.decode(bytes, path: path, maxPixels: maxPixels, atLeast: atLeast)
+        case .webp: return try WebP.decode(bytes, path: path, maxPixels: maxPixels, atLeast: atLeast)
         }
     }
 
