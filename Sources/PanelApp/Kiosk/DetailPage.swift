@@ -64,20 +64,14 @@ public final class DetailPage: View {
         setNeedsLayout()
     }
 
-    /// The picture became ready or failed.
+    /// What the picture shows (nil: the item has none).
+    public private(set) var picture: RowPicture?
+
+    /// The picture became ready or failed; shown at the next layout, where its marks are sized.
     public func setPicture(_ picture: RowPicture?) {
+        self.picture = picture
         imageView.isHidden = picture == nil
-        switch picture {
-        case .shown(let image)?:
-            imageView.image = image
-            imageView.contentMode = .scaleToFill
-        case .loading?, .failed?:
-            let side = min(imageView.frame.height, 96) / 2
-            imageView.image = ImageReference(artwork: picture == .failed ? .brokenImage : .placeholder, size: Size(width: side, height: side))
-            imageView.contentMode = .center
-        case nil:
-            imageView.image = nil
-        }
+        setNeedsLayout()
     }
 
     /// The picture's size, points, for a page `width` wide: the text column's width, 9/16 of
@@ -100,9 +94,17 @@ public final class DetailPage: View {
         if !imageView.isHidden {
             let size = pictureSize(width: frame.width, height: frame.height)
             imageView.frame = Rect(x: Self.margin, y: y, width: size.width, height: size.height)
-            if let mark = imageView.image, mark.artwork != nil {
-                let side = min(size.height, 96) / 2
-                imageView.image = ImageReference(artwork: mark.artwork ?? .placeholder, size: Size(width: side, height: side))
+            // A mark is half the square it would fill, at most 48 points; a picture fills the frame.
+            let side = min(size.height, 96) / 2
+            switch picture {
+            case .shown(let image)?:
+                imageView.image = image
+                imageView.contentMode = .scaleToFill
+            case .loading?, .failed?:
+                imageView.image = ImageReference(artwork: picture == .failed ? .brokenImage : .placeholder, size: Size(width: side, height: side))
+                imageView.contentMode = .center
+            case nil:
+                imageView.image = nil
             }
             y += size.height + Self.margin
         }
