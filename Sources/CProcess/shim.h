@@ -66,3 +66,38 @@ static inline int panel_child_subreaper_supported(void) {
 // reads it cannot block the kiosk's write. Close-on-exec; the child gets it as descriptor 0.
 extern int memfd_create(const char *name, unsigned int flags);
 static inline int panel_memfd(const char *name) { return memfd_create(name, 1U /* MFD_CLOEXEC */); }
+
+// The kiosk's signal handler (PanelApp's SignalPipe), in C: it runs on whichever thread the
+// kernel picks, and that is mostly the main thread Dispatch parks in a thread-exit destructor
+// (dispatchMain ends the main thread with pthread_exit and waits in sigsuspend there). There a
+// sanitizer's per-thread state is already torn down, and AddressSanitizer's checks on a Swift
+// handler's stack aborted the process (asan_thread.cpp "kCurrentStackFrameMagic"). Swift does
+// not promise that a closure calls no runtime, either. So this handler is uninstrumented and
+// calls the kernel directly (syscall(2), which no sanitizer intercepts): it writes the signal's
+// number as one byte into `fd`, a non-blocking pipe (a full pipe drops the byte), and leaves
+// errno as it was.
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+// One copy per importing module; only PanelApp installs the handler, and the handler reads
+// the copy its own module set.
+static int panel_signal_pipe_fd = -1;
+__attribute__((no_sanitize("address", "undefined", "thread")))
+static void panel_signal_pipe_handler(int number) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)number;
+    (void)syscall(SYS_write, panel_signal_pipe_fd, &byte, 1);
+    errno = saved;
+}
+// Sends signal `number` to the pipe `fd` from now on (SA_RESTART: a slow call the signal
+// interrupts goes on). 0 or -1 with errno.
+static inline int panel_signal_to_pipe(int number, int fd) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = panel_signal_pipe_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    panel_signal_pipe_fd = fd;
+    return sigaction(number, &action, NULL);
+}

@@ -6,7 +6,7 @@ import Glibc
 ///
 /// A signal's default action ends the process, and the run loop can only take signals once
 /// its sources exist: a SIGHUP sent while `run` started up used to kill it. The handler
-/// installed here only writes the signal's number into a pipe (write(2) is
+/// installed here (C, in CProcess) only writes the signal's number into a pipe (write(2) is
 /// async-signal-safe), so nothing is lost or fatal in between; the loop reads the pipe
 /// whenever it is ready, and a signal that came early is acted on then.
 public enum SignalPipe {
@@ -22,8 +22,7 @@ public enum SignalPipe {
     /// their defaults again (`ChildProcess.resetSignals`).
     public static let ignored: [Int32] = [SIGPIPE, SIGALRM]
 
-    /// The pipe's write end, read by the handler: a constant-initialised global needs no lazy
-    /// initialisation, which would not be safe in a handler.
+    /// The pipe's write end (non-blocking, close-on-exec), which the handler writes to.
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
     /// The pipe's read end (non-blocking, close-on-exec), -1 before `install()`.
     nonisolated(unsafe) public private(set) static var readEnd: Int32 = -1
@@ -39,13 +38,9 @@ public enum SignalPipe {
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         readEnd = fds[0]
         writeEnd = fds[1]
-        for number in handled {
-            signal(number) { number in
-                let saved = errno
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(SignalPipe.writeEnd, &byte, 1)
-                errno = saved
-            }
+        // The handler is C (CProcess's shim says why): it writes the number into the pipe.
+        for number in handled where panel_signal_to_pipe(number, writeEnd) != 0 {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL)
         }
     }
 
