@@ -28,7 +28,12 @@ struct GoldenStateTests {
 
         init(_ settings: [(String, String)] = [], first: Result<[Item], Error>?) throws {
             var c = Configuration()
-            c.stateDirectory = FileManager.default.temporaryDirectory.path
+            // A state folder of its own: the shared temporary folder holds the last-updated
+            // time other tests wrote, which the header then showed ("today 12:00", or "never"
+            // where those tests had not run first).
+            let state = FileManager.default.temporaryDirectory.appendingPathComponent("golden-state-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+            c.stateDirectory = state
             for (key, value) in settings { try c.set(key, value) }
             let source = TellingSource()
             source.next = first
