@@ -1,9 +1,14 @@
 // Stores that bypass the cache, for copies into scanout memory: Swift has no way to ask for
-// them. On x86-64 a non-temporal store (movnti) goes to a write-combining buffer and reaches
-// memory as whole lines, without the line being read first; on arm64 the compiler emits a
-// plain or a non-temporal pair store. `panel_stream_fence` orders them before the buffer is
-// handed to the kernel.
+// them. A non-temporal store goes to a write-combining buffer and reaches memory as whole
+// lines, without the line being read first (x86-64: movnti, movntdq; arm64: stnp).
+// `panel_stream_fence` orders them before the buffer is handed to the kernel.
+//
+// The straight copy (`panel_stream_copy`) moves whole 64-byte cache lines, two per round,
+// with the widest streaming store the CPU has: on x86-64 AVX-512 (one store a line), AVX2
+// (two) or SSE2 (four), chosen once from CPUID and the registers the system saves (XGETBV); on arm64 `stnp` of two 16-byte registers (two a line). The goal is memcpy's own
+// instruction count for the same bytes (docs/benchmarks.md, "The copy to the glass").
 #include <stdint.h>
+#include <string.h>
 
 static inline void panel_stream_u32(uint32_t *destination, uint32_t value) {
     __builtin_nontemporal_store(value, destination);
@@ -17,33 +22,209 @@ static inline void panel_stream_fence(void) {
 #endif
 }
 
-// Copies `bytes` with cache-bypassing stores, 16 bytes at a time where both ends allow it
-// (a row of a frame: the source is in cache, the destination is scanout memory).
+// Unaligned loads, aligned streaming stores, of 16, 32 and 64 bytes.
 typedef uint32_t panel_stream_v4 __attribute__((vector_size(16), aligned(16)));
 typedef uint32_t panel_stream_v4u __attribute__((vector_size(16), aligned(1)));
 
-static inline void panel_stream_copy(void *destination, const void *source, unsigned long bytes) {
-    unsigned char *d = (unsigned char *)destination;
-    const unsigned char *s = (const unsigned char *)source;
-    // Head: up to 16-byte alignment of the destination, 4 bytes at a time.
-    while (bytes >= 4 && ((uintptr_t)d & 15) != 0) {
+// Copies the head (up to 64-byte alignment of the destination) and the tail (less than a
+// round) a 32-bit pixel at a time, and any odd bytes at the very end.
+static inline unsigned long panel_stream_head(unsigned char **d, const unsigned char **s, unsigned long bytes) {
+    while (bytes >= 4 && ((uintptr_t)*d & 63) != 0) {
         uint32_t v;
-        __builtin_memcpy(&v, s, 4);
-        __builtin_nontemporal_store(v, (uint32_t *)d);
-        d += 4; s += 4; bytes -= 4;
+        memcpy(&v, *s, 4);
+        __builtin_nontemporal_store(v, (uint32_t *)*d);
+        *d += 4; *s += 4; bytes -= 4;
     }
-    while (bytes >= 64) {
-        for (int i = 0; i < 4; i++) {
-            panel_stream_v4 v = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 16 * i));
-            __builtin_nontemporal_store(v, (panel_stream_v4 *)(d + 16 * i));
-        }
-        d += 64; s += 64; bytes -= 64;
+    return bytes;
+}
+
+static inline void panel_stream_tail(unsigned char *d, const unsigned char *s, unsigned long bytes) {
+    while (bytes >= 16 && ((uintptr_t)d & 15) == 0) {
+        panel_stream_v4 v = (panel_stream_v4)(*(const panel_stream_v4u *)s);
+        __builtin_nontemporal_store(v, (panel_stream_v4 *)d);
+        d += 16; s += 16; bytes -= 16;
     }
     while (bytes >= 4) {
         uint32_t v;
-        __builtin_memcpy(&v, s, 4);
+        memcpy(&v, s, 4);
         __builtin_nontemporal_store(v, (uint32_t *)d);
         d += 4; s += 4; bytes -= 4;
     }
-    if (bytes) __builtin_memcpy(d, s, bytes);
+    if (bytes) memcpy(d, s, bytes);
+}
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+typedef uint32_t panel_stream_v8 __attribute__((vector_size(32), aligned(32)));
+typedef uint32_t panel_stream_v8u __attribute__((vector_size(32), aligned(1)));
+typedef uint32_t panel_stream_v16 __attribute__((vector_size(64), aligned(64)));
+typedef uint32_t panel_stream_v16u __attribute__((vector_size(64), aligned(1)));
+
+// Each body copies `rounds` rounds of 128 bytes (two lines) to a 64-byte aligned destination.
+static void panel_stream_lines_sse2(unsigned char *d, const unsigned char *s, unsigned long rounds) {
+    for (; rounds; rounds--, d += 128, s += 128) {
+        panel_stream_v4 v0 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 0));
+        panel_stream_v4 v1 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 16));
+        panel_stream_v4 v2 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 32));
+        panel_stream_v4 v3 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 48));
+        panel_stream_v4 v4 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 64));
+        panel_stream_v4 v5 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 80));
+        panel_stream_v4 v6 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 96));
+        panel_stream_v4 v7 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 112));
+        __builtin_nontemporal_store(v0, (panel_stream_v4 *)(d + 0));
+        __builtin_nontemporal_store(v1, (panel_stream_v4 *)(d + 16));
+        __builtin_nontemporal_store(v2, (panel_stream_v4 *)(d + 32));
+        __builtin_nontemporal_store(v3, (panel_stream_v4 *)(d + 48));
+        __builtin_nontemporal_store(v4, (panel_stream_v4 *)(d + 64));
+        __builtin_nontemporal_store(v5, (panel_stream_v4 *)(d + 80));
+        __builtin_nontemporal_store(v6, (panel_stream_v4 *)(d + 96));
+        __builtin_nontemporal_store(v7, (panel_stream_v4 *)(d + 112));
+    }
+}
+
+__attribute__((target("avx2")))
+static void panel_stream_lines_avx2(unsigned char *d, const unsigned char *s, unsigned long rounds) {
+    for (; rounds; rounds--, d += 128, s += 128) {
+        panel_stream_v8 v0 = (panel_stream_v8)(*(const panel_stream_v8u *)(s + 0));
+        panel_stream_v8 v1 = (panel_stream_v8)(*(const panel_stream_v8u *)(s + 32));
+        panel_stream_v8 v2 = (panel_stream_v8)(*(const panel_stream_v8u *)(s + 64));
+        panel_stream_v8 v3 = (panel_stream_v8)(*(const panel_stream_v8u *)(s + 96));
+        __builtin_nontemporal_store(v0, (panel_stream_v8 *)(d + 0));
+        __builtin_nontemporal_store(v1, (panel_stream_v8 *)(d + 32));
+        __builtin_nontemporal_store(v2, (panel_stream_v8 *)(d + 64));
+        __builtin_nontemporal_store(v3, (panel_stream_v8 *)(d + 96));
+    }
+}
+
+__attribute__((target("avx512f")))
+static void panel_stream_lines_avx512(unsigned char *d, const unsigned char *s, unsigned long rounds) {
+    for (; rounds; rounds--, d += 128, s += 128) {
+        panel_stream_v16 v0 = (panel_stream_v16)(*(const panel_stream_v16u *)(s + 0));
+        panel_stream_v16 v1 = (panel_stream_v16)(*(const panel_stream_v16u *)(s + 64));
+        __builtin_nontemporal_store(v0, (panel_stream_v16 *)(d + 0));
+        __builtin_nontemporal_store(v1, (panel_stream_v16 *)(d + 64));
+    }
+}
+
+// The widest body this CPU and system run, as a number for `panel_stream_copy`: 3 AVX-512,
+// 2 AVX2, 1 SSE2. AVX2 and AVX-512 need the CPUID bit and the system saving the YMM (XCR0
+// bits 1-2) or ZMM (bits 5-7) registers. Asked once, at start (ScanoutTarget.streamWidth):
+// a header cannot keep the answer, as Swift emits no static variable of a C header.
+static inline int panel_stream_pick(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE)) return 1;
+    unsigned xcr0_low, xcr0_high;
+    __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 1;
+    if ((b & bit_AVX512F) && (xcr0_low & 0xe6) == 0xe6) return 3;
+    if ((b & bit_AVX2) && (xcr0_low & 0x06) == 0x06) return 2;
+    return 1;
+}
+#else
+static inline int panel_stream_pick(void) { return 1; }
+#endif
+
+#if defined(__aarch64__)
+// stnp stores a pair of registers with a hint not to keep the line; the compiler emits it
+// for no builtin, so it is written here. Two rounds of a line each.
+static inline void panel_stream_lines_neon(unsigned char *d, const unsigned char *s, unsigned long rounds) {
+    for (; rounds; rounds--, d += 128, s += 128) {
+        panel_stream_v4 v0 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 0));
+        panel_stream_v4 v1 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 16));
+        panel_stream_v4 v2 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 32));
+        panel_stream_v4 v3 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 48));
+        panel_stream_v4 v4 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 64));
+        panel_stream_v4 v5 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 80));
+        panel_stream_v4 v6 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 96));
+        panel_stream_v4 v7 = (panel_stream_v4)(*(const panel_stream_v4u *)(s + 112));
+        __asm__ volatile("stnp %q0, %q1, [%2]" :: "w"(v0), "w"(v1), "r"(d) : "memory");
+        __asm__ volatile("stnp %q0, %q1, [%2, #32]" :: "w"(v2), "w"(v3), "r"(d) : "memory");
+        __asm__ volatile("stnp %q0, %q1, [%2, #64]" :: "w"(v4), "w"(v5), "r"(d) : "memory");
+        __asm__ volatile("stnp %q0, %q1, [%2, #96]" :: "w"(v6), "w"(v7), "r"(d) : "memory");
+    }
+}
+#endif
+
+// Copies `bytes` with cache-bypassing stores (a row or rows of a frame: the source is in
+// cache, the destination is scanout memory); `width` is what `panel_stream_pick` said.
+static inline void panel_stream_copy(void *destination, const void *source, unsigned long bytes, int width) {
+    unsigned char *d = (unsigned char *)destination;
+    const unsigned char *s = (const unsigned char *)source;
+    bytes = panel_stream_head(&d, &s, bytes);
+    unsigned long rounds = bytes / 128;
+#if defined(__x86_64__)
+    if (rounds) {
+        if (width >= 3) panel_stream_lines_avx512(d, s, rounds);
+        else if (width == 2) panel_stream_lines_avx2(d, s, rounds);
+        else panel_stream_lines_sse2(d, s, rounds);
+    }
+#elif defined(__aarch64__)
+    (void)width;
+    if (rounds) panel_stream_lines_neon(d, s, rounds);
+#else
+    (void)width;
+    for (unsigned long i = 0; i < rounds * 128; i += 16) {
+        panel_stream_v4 v = (panel_stream_v4)(*(const panel_stream_v4u *)(s + i));
+        __builtin_nontemporal_store(v, (panel_stream_v4 *)(d + i));
+    }
+#endif
+    d += rounds * 128; s += rounds * 128; bytes -= rounds * 128;
+    panel_stream_tail(d, s, bytes);
+}
+
+// A turned copy of 32-bit pixels: glass pixel (x, y), for x0 <= x < x1 and y0 <= y < y1, is
+// picture[y * down + x * across] (`picture` points at the glass origin's source pixel). For the
+// quarter turns (`down` is 1 or -1: a glass column runs along a picture row) it moves 4x4
+// blocks: four 16-byte loads from four picture rows, a transpose in registers, four 16-byte
+// streaming stores into four glass rows; the edges and other turns go a pixel at a time.
+static inline void panel_stream_turn(uint32_t *glass, long glassStride, const uint32_t *picture, long down,
+                                     long across, long x0, long x1, long y0, long y1) {
+    long y = y0;
+    if ((down == 1 || down == -1) && (glassStride & 3) == 0) {
+        // A backward run is loaded forward from its far end: its rows come out last first.
+        const long back = down < 0 ? 3 : 0;
+        for (; y + 4 <= y1; y += 4) {
+            uint32_t *row = glass + y * glassStride;
+            const uint32_t *from = picture + y * down - back;
+            long x = x0;
+            for (; x < x1 && ((uintptr_t)(row + x) & 15) != 0; x++) {
+                for (long j = 0; j < 4; j++) panel_stream_u32(row + j * glassStride + x, picture[(y + j) * down + x * across]);
+            }
+            for (; x + 4 <= x1; x += 4) {
+                const uint32_t *p = from + x * across;
+                panel_stream_v4 r0 = (panel_stream_v4)(*(const panel_stream_v4u *)(p));
+                panel_stream_v4 r1 = (panel_stream_v4)(*(const panel_stream_v4u *)(p + across));
+                panel_stream_v4 r2 = (panel_stream_v4)(*(const panel_stream_v4u *)(p + 2 * across));
+                panel_stream_v4 r3 = (panel_stream_v4)(*(const panel_stream_v4u *)(p + 3 * across));
+                panel_stream_v4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);
+                panel_stream_v4 t1 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
+                panel_stream_v4 t2 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5);
+                panel_stream_v4 t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
+                panel_stream_v4 c0 = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+                panel_stream_v4 c1 = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+                panel_stream_v4 c2 = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+                panel_stream_v4 c3 = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+                uint32_t *to = row + x;
+                if (back) {
+                    __builtin_nontemporal_store(c3, (panel_stream_v4 *)to);
+                    __builtin_nontemporal_store(c2, (panel_stream_v4 *)(to + glassStride));
+                    __builtin_nontemporal_store(c1, (panel_stream_v4 *)(to + 2 * glassStride));
+                    __builtin_nontemporal_store(c0, (panel_stream_v4 *)(to + 3 * glassStride));
+                } else {
+                    __builtin_nontemporal_store(c0, (panel_stream_v4 *)to);
+                    __builtin_nontemporal_store(c1, (panel_stream_v4 *)(to + glassStride));
+                    __builtin_nontemporal_store(c2, (panel_stream_v4 *)(to + 2 * glassStride));
+                    __builtin_nontemporal_store(c3, (panel_stream_v4 *)(to + 3 * glassStride));
+                }
+            }
+            for (; x < x1; x++) {
+                for (long j = 0; j < 4; j++) panel_stream_u32(row + j * glassStride + x, picture[(y + j) * down + x * across]);
+            }
+        }
+    }
+    for (; y < y1; y++) {
+        uint32_t *row = glass + y * glassStride;
+        for (long x = x0; x < x1; x++) panel_stream_u32(row + x, picture[y * down + x * across]);
+    }
 }

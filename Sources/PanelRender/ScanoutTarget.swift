@@ -73,6 +73,10 @@ public final class ScanoutTarget {
     /// Bytes written so far (statistics and tests).
     public private(set) var bytesWritten = 0
 
+    /// The widest streaming store this CPU has, asked once (`panel_stream_pick`: 3 AVX-512,
+    /// 2 AVX2, 1 SSE2 or the only one there is).
+    nonisolated static let streamWidth = panel_stream_pick()
+
     /// `pixels` stays owned by the caller (a mapping) and must outlive the target.
     public init(pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat) {
         (self.pixels, self.width, self.height, self.stride, self.format) = (pixels, width, height, stride, format)
@@ -96,10 +100,10 @@ public final class ScanoutTarget {
             let bytes = rect.width * bpp
             if rect.x == 0, rect.width == width, stride == shadow.stride, stride == bytes {
                 // Whole rows of equal layout: one run.
-                panel_stream_copy(pixels + rect.y * stride, shadow.pixels + rect.y * shadow.stride, UInt(bytes * rect.height))
+                panel_stream_copy(pixels + rect.y * stride, shadow.pixels + rect.y * shadow.stride, UInt(bytes * rect.height), Self.streamWidth)
             } else {
                 for row in rect.y..<rect.maxY {
-                    panel_stream_copy(pixels + row * stride + rect.x * bpp, shadow.pixels + row * shadow.stride + rect.x * bpp, UInt(bytes))
+                    panel_stream_copy(pixels + row * stride + rect.x * bpp, shadow.pixels + row * shadow.stride + rect.x * bpp, UInt(bytes), Self.streamWidth)
                 }
             }
             panel_stream_fence()
@@ -139,29 +143,25 @@ extension ScanoutTarget {
     static let tile = 64
 
     /// A turned copy of 32-bit pixels: glass pixel (gx, gy) is picture pixel
-    /// `first(gy) + gx * step`.
+    /// `origin + gy * down + gx * across`. The quarter turns move 4x4 blocks through a transpose
+    /// in registers (`panel_stream_turn`), tile by tile.
     func storeTurned(_ target: PixelRect, from shadow: Surface, rotation: Rotation) {
         let source = UnsafePointer(shadow.pixels.assumingMemoryBound(to: UInt32.self))
         let sourceStride = shadow.stride / 4
         let destinationStride = stride / 4
         let w = shadow.width, h = shadow.height
-        let step: Int
-        let first: (Int) -> Int
+        let origin: Int, down: Int, across: Int
         switch rotation {
         case .clockwise90:
             // Picture (gy, h - 1 - gx): one picture row up per glass pixel.
-            step = -sourceStride
-            first = { gy in (h - 1) * sourceStride + gy }
+            (origin, down, across) = ((h - 1) * sourceStride, 1, -sourceStride)
         case .clockwise270:
             // Picture (w - 1 - gy, gx): one picture row down per glass pixel.
-            step = sourceStride
-            first = { gy in w - 1 - gy }
+            (origin, down, across) = (w - 1, -1, sourceStride)
         case .upsideDown:
-            step = -1
-            first = { gy in (h - 1 - gy) * sourceStride + w - 1 }
+            (origin, down, across) = ((h - 1) * sourceStride + w - 1, -sourceStride, -1)
         case .none:
-            step = 1
-            first = { gy in gy * sourceStride }
+            (origin, down, across) = (0, sourceStride, 1)
         }
         var ty = target.y
         while ty < target.maxY {
@@ -169,15 +169,7 @@ extension ScanoutTarget {
             var tx = target.x
             while tx < target.maxX {
                 let txEnd = min(tx + Self.tile, target.maxX)
-                for gy in ty..<tyEnd {
-                    var from = source + (first(gy) &+ tx &* step)
-                    var to = pixelBase + (gy &* destinationStride &+ tx)
-                    for _ in tx..<txEnd {
-                        panel_stream_u32(to, from.pointee)
-                        to += 1
-                        from += step
-                    }
-                }
+                panel_stream_turn(pixelBase, destinationStride, source + origin, down, across, tx, txEnd, ty, tyEnd)
                 tx = txEnd
             }
             ty = tyEnd

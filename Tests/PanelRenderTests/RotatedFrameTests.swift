@@ -75,4 +75,50 @@ struct RotatedFrameTests {
             #expect(red == 30, "\(rotation)")
         }
     }
+
+    /// Picture pixel (px, py) that glass pixel (gx, gy) shows, for a `w`×`h` picture: the
+    /// turns as `Rect.rotated` defines them, written out pixel by pixel.
+    static func source(of gx: Int, _ gy: Int, _ rotation: Rotation, w: Int, h: Int) -> (Int, Int) {
+        switch rotation {
+        case .none: (gx, gy)
+        case .clockwise90: (gy, h - 1 - gx)
+        case .clockwise270: (w - 1 - gy, gx)
+        case .upsideDown: (w - 1 - gx, h - 1 - gy)
+        }
+    }
+
+    @Test("every straight and turned store puts each pixel where the turn says, at any alignment",
+          arguments: [0, 16])
+    func storePixels(padding: Int) {
+        // Odd sizes and offsets: the copies' heads, 4x4 blocks, edges and tails all run.
+        let (w, h) = (37, 23)
+        let picture = Surface(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w { picture.pixels.storeBytes(of: UInt32(0xff00_0000 | (y << 8) | x), toByteOffset: y * picture.stride + x * 4, as: UInt32.self) }
+        }
+        let rects = [PixelRect(x: 0, y: 0, width: w, height: h), PixelRect(x: 3, y: 5, width: 17, height: 11),
+                     PixelRect(x: 1, y: 2, width: 34, height: 19), PixelRect(x: 30, y: 0, width: 7, height: 4)]
+        for rotation in Rotation.allCases {
+            let (gw, gh) = rotation.swapsSides ? (h, w) : (w, h)
+            let stride = gw * 4 + padding
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * gh, alignment: 64)
+            defer { memory.deallocate() }
+            for rect in rects {
+                memory.initializeMemory(as: UInt8.self, repeating: 0, count: stride * gh)
+                let target = ScanoutTarget(pixels: memory, width: gw, height: gh, stride: stride, format: .xrgb8888)
+                target.store(rect, from: picture, rotation: rotation)
+                let expected = rect.rotated(rotation, pictureWidth: w, pictureHeight: h)
+                var wrong = 0
+                for gy in 0..<gh {
+                    for gx in 0..<gw {
+                        let shown = memory.load(fromByteOffset: gy * stride + gx * 4, as: UInt32.self)
+                        let inside = gx >= expected.x && gx < expected.maxX && gy >= expected.y && gy < expected.maxY
+                        let (px, py) = Self.source(of: gx, gy, rotation, w: w, h: h)
+                        if shown != (inside ? UInt32(0xff00_0000 | (py << 8) | px) : 0) { wrong += 1 }
+                    }
+                }
+                #expect(wrong == 0, "\(rotation) \(rect) stride \(stride): \(wrong) pixels wrong")
+            }
+        }
+    }
 }
