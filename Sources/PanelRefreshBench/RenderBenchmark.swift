@@ -183,29 +183,41 @@ enum RenderBenchmark {
         let fonts = try FontLibrary()
         for (width, height) in [(1280, 720), (1920, 1080)] {
             let memcpy = custom == nil ? memcpyMilliseconds(width: width, height: height, runs: runs) : 1
-            if custom == nil && only == nil {
-                // The copy to the glass alone: a whole frame, straight and turned.
+            if only == nil {
+                // The copy to the glass alone: a whole frame, straight and turned; for
+                // instruction counts also memcpy of the same bytes (the straight copy's goal).
+                func copyCase(_ name: String, _ body: () -> Void) {
+                    guard selected?.contains(name) ?? true else { return }
+                    if let custom {
+                        custom("\(name) size=\(width)x\(height) rows=0", body)
+                    } else {
+                        report(name, width: width, height: height, rows: 0, ms: median(runs, body), memcpy: memcpy)
+                    }
+                }
                 let picture = Surface(width: height, height: width)
                 let straight = Surface(width: width, height: height)
                 let glass = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 4096)
                 defer { glass.deallocate() }
                 glass.initializeMemory(as: UInt8.self, repeating: 0, count: width * height * 4)
                 let target = ScanoutTarget(pixels: glass, width: width, height: height, stride: width * 4, format: .xrgb8888)
-                report("copy", width: width, height: height, rows: 0, ms: median(runs) {
+                if custom != nil {
+                    copyCase("memcpy") { _ = Glibc.memcpy(glass, straight.pixels, width * height * 4) }
+                }
+                copyCase("copy") {
                     target.store(PixelRect(x: 0, y: 0, width: width, height: height), from: straight, rotation: .none)
-                }, memcpy: memcpy)
-                report("copy-rot90", width: width, height: height, rows: 0, ms: median(runs) {
+                }
+                copyCase("copy-rot90") {
                     target.store(PixelRect(x: 0, y: 0, width: height, height: width), from: picture, rotation: .clockwise90)
-                }, memcpy: memcpy)
+                }
                 let glass2 = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 4096)
                 defer { glass2.deallocate() }
                 glass2.initializeMemory(as: UInt8.self, repeating: 0, count: width * height * 4)
                 let target2 = ScanoutTarget(pixels: glass2, width: width, height: height, stride: width * 4, format: .xrgb8888)
                 var flip = false
-                report("copy-rot90-two", width: width, height: height, rows: 0, ms: median(runs) {
+                copyCase("copy-rot90-two") {
                     flip.toggle()
                     (flip ? target : target2).store(PixelRect(x: 0, y: 0, width: height, height: width), from: picture, rotation: .clockwise90)
-                }, memcpy: memcpy)
+                }
             }
             for rows in [100, 1_000_000] {
                 func measure(_ name: String, _ body: () -> Void) {
@@ -249,10 +261,12 @@ enum RenderBenchmark {
     }
 }
 
-/// Instruction counts under callgrind (perf counters are not available on these machines):
-/// each case runs `warmUp` times (a whole spinner turn: every phase's mask is cached, as in a
-/// running kiosk), then `iterations` times inside `instructionWindow`, the only function
-/// callgrind collects in and dumps after (`scripts/bench-instructions`).
+/// Instruction counts under callgrind on x86-64 and a counting TCG plugin under qemu-user on
+/// aarch64 (perf counters are not available on these machines): each case runs `warmUp` times
+/// (a whole spinner turn: every phase's mask is cached, as in a running kiosk), then
+/// `iterations` times inside `instructionWindow`, the only function callgrind collects in and
+/// dumps after; the plugin counts from its entry to the entry of `windowClosed`
+/// (`scripts/bench-instructions`, `scripts/lib/count-plugin.c`).
 @MainActor
 enum InstructionCount {
     static let iterations = 5
@@ -269,6 +283,14 @@ enum InstructionCount {
             print("window case=\(name) iterations=\(iterations)")
             fflush(nil)
             instructionWindow(body)
+            windowClosed()
         }
+    }
+
+    /// Marks the end of a window for the plugin, which sees function entries, not returns: a
+    /// call with an effect of its own (the flush), so the optimiser cannot drop it.
+    @inline(never)
+    static func windowClosed() {
+        fflush(nil)
     }
 }

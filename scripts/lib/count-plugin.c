@@ -1,0 +1,139 @@
+// A TCG plugin for qemu-user that counts the guest instructions one thread executes inside
+// windows, for scripts/bench-instructions --arch arm64 (aarch64 has no callgrind here).
+//
+// A window opens when a thread enters the function at `open` and closes when that thread
+// enters the function at `close` (the bench calls `close` right after the measured function
+// returns); at each close it writes "window instructions=N" to `out`. Counting is per
+// translation block: a block's instruction count is added each time it runs, which is the
+// number of guest instructions retired, as callgrind's Ir on x86. Only the thread that
+// opened the window counts, as a worker thread's work is not the frame's.
+//
+// Arguments (addresses as nm prints them, in hex): open=ADDR,close=ADDR,base=ADDR,out=FILE,
+// where base is the p_vaddr of the program's executable PT_LOAD: at run time that segment
+// starts at qemu_plugin_start_code(), which gives the load bias of a position-independent
+// program.
+//
+// Debian bookworm's qemu-user (7.2) ships no qemu-plugin.h: the few declarations used are
+// below, from the plugin API's version 1 (include/qemu/qemu-plugin.h, QEMU 4.2 to 8.0).
+// Build: gcc -shared -fPIC -O2 -o count-plugin.so count-plugin.c
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t qemu_plugin_id_t;
+typedef struct {
+    const char *target_name;
+    struct { int min; int cur; } version;
+    bool system_emulation;
+    union { struct { int smp_vcpus; int max_vcpus; } system; };
+} qemu_info_t;
+struct qemu_plugin_tb;
+enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_CB_RW_REGS };
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
+typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin_vcpu_udata_cb_t cb,
+                                          enum qemu_plugin_cb_flags flags, void *userdata);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
+void qemu_plugin_outs(const char *string);
+uint64_t qemu_plugin_start_code(void);
+
+__attribute__((visibility("default"))) int qemu_plugin_version = 1;
+
+// As nm prints them, until the first translation adds the load bias (qemu_plugin_start_code()
+// reads the guest's task, which exists only once a vcpu runs).
+static uint64_t open_address, close_address, base_address;
+static bool biased;
+static FILE *out;
+// The vcpu (guest thread) whose window is open, -1 when none; read by every thread.
+static int window_vcpu = -1;
+// Instructions in the open window: only its thread adds.
+static uint64_t counted;
+static unsigned windows;
+
+static bool in_window(unsigned int vcpu) {
+    return __atomic_load_n(&window_vcpu, __ATOMIC_RELAXED) == (int)vcpu;
+}
+
+static void block_ran(unsigned int vcpu, void *instructions) {
+    if (in_window(vcpu)) counted += (uintptr_t)instructions;
+}
+
+// The open function's first block: a window opens (a nested entry only counts on).
+static void window_opened(unsigned int vcpu, void *instructions) {
+    int none = -1;
+    if (__atomic_compare_exchange_n(&window_vcpu, &none, (int)vcpu, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        counted = (uintptr_t)instructions;
+    } else if (in_window(vcpu)) {
+        counted += (uintptr_t)instructions;
+    }
+}
+
+// The close function's first block is not the window's.
+static void window_closed(unsigned int vcpu, void *unused) {
+    (void)unused;
+    if (!in_window(vcpu)) return;
+    fprintf(out, "window instructions=%" PRIu64 "\n", counted);
+    fflush(out);
+    windows++;
+    __atomic_store_n(&window_vcpu, -1, __ATOMIC_RELAXED);
+}
+
+static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
+    (void)id;
+    if (!biased) {
+        uint64_t bias = qemu_plugin_start_code() - base_address;
+        open_address += bias;
+        close_address += bias;
+        biased = true;
+    }
+    uint64_t address = qemu_plugin_tb_vaddr(tb);
+    void *instructions = (void *)(uintptr_t)qemu_plugin_tb_n_insns(tb);
+    qemu_plugin_vcpu_udata_cb_t callback = block_ran;
+    if (address == open_address) callback = window_opened;
+    if (address == close_address) callback = window_closed;
+    qemu_plugin_register_vcpu_tb_exec_cb(tb, callback, QEMU_PLUGIN_CB_NO_REGS, instructions);
+}
+
+static void exited(qemu_plugin_id_t id, void *unused) {
+    (void)id; (void)unused;
+    if (windows == 0) qemu_plugin_outs("count-plugin: no window closed (are open= and close= right?)\n");
+    fclose(out);
+}
+
+__attribute__((visibility("default")))
+int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv) {
+    (void)info;
+    uint64_t open = 0, close = 0, base = 0;
+    const char *path = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *value = strchr(argv[i], '=');
+        if (value == NULL) continue;
+        value++;
+        if (strncmp(argv[i], "open=", 5) == 0) open = strtoull(value, NULL, 16);
+        else if (strncmp(argv[i], "close=", 6) == 0) close = strtoull(value, NULL, 16);
+        else if (strncmp(argv[i], "base=", 5) == 0) base = strtoull(value, NULL, 16);
+        else if (strncmp(argv[i], "out=", 4) == 0) path = value;
+    }
+    if (open == 0 || close == 0 || path == NULL) {
+        qemu_plugin_outs("count-plugin: needs open=ADDR,close=ADDR,base=ADDR,out=FILE\n");
+        return -1;
+    }
+    out = fopen(path, "w");
+    if (out == NULL) {
+        qemu_plugin_outs("count-plugin: cannot open the out= file\n");
+        return -1;
+    }
+    open_address = open;
+    close_address = close;
+    base_address = base;
+    qemu_plugin_register_vcpu_tb_trans_cb(id, translated);
+    qemu_plugin_register_atexit_cb(id, exited, NULL);
+    return 0;
+}
