@@ -173,52 +173,50 @@ static inline void panel_stream_copy(void *destination, const void *source, unsi
     panel_stream_tail(d, s, bytes);
 }
 
+// Four glass rows from `row` on, columns x to x1 (a multiple of 4 apart): 4x4 blocks, each four
+// 16-byte loads from four picture rows (`from` + x * across, one row `across` from the next),
+// a transpose in registers and four 16-byte streaming stores into the glass rows. `back`: the
+// picture run is backward (loaded forward from its far end, so its rows come out last first);
+// a constant at each call, so the loop has no select in it.
+__attribute__((always_inline))
+static inline void panel_stream_turn_blocks(uint32_t *row, long glassStride, const uint32_t *from, long across,
+                                            long x, long x1, int back) {
+    for (; x < x1; x += 4) {
+        const uint32_t *p = from + x * across;
+        panel_stream_v4 r0 = (panel_stream_v4)(*(const panel_stream_v4u *)(p));
+        panel_stream_v4 r1 = (panel_stream_v4)(*(const panel_stream_v4u *)(p + across));
+        panel_stream_v4 r2 = (panel_stream_v4)(*(const panel_stream_v4u *)(p + 2 * across));
+        panel_stream_v4 r3 = (panel_stream_v4)(*(const panel_stream_v4u *)(p + 3 * across));
+        panel_stream_v4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);
+        panel_stream_v4 t1 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
+        panel_stream_v4 t2 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5);
+        panel_stream_v4 t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
+        uint32_t *to = row + x;
+        __builtin_nontemporal_store(__builtin_shufflevector(t0, t2, 0, 1, 4, 5), (panel_stream_v4 *)(to + (back ? 3 : 0) * glassStride));
+        __builtin_nontemporal_store(__builtin_shufflevector(t0, t2, 2, 3, 6, 7), (panel_stream_v4 *)(to + (back ? 2 : 1) * glassStride));
+        __builtin_nontemporal_store(__builtin_shufflevector(t1, t3, 0, 1, 4, 5), (panel_stream_v4 *)(to + (back ? 1 : 2) * glassStride));
+        __builtin_nontemporal_store(__builtin_shufflevector(t1, t3, 2, 3, 6, 7), (panel_stream_v4 *)(to + (back ? 0 : 3) * glassStride));
+    }
+}
+
 // A turned copy of 32-bit pixels: glass pixel (x, y), for x0 <= x < x1 and y0 <= y < y1, is
-// picture[y * down + x * across] (`picture` points at the glass origin's source pixel). For the
-// quarter turns (`down` is 1 or -1: a glass column runs along a picture row) it moves 4x4
-// blocks: four 16-byte loads from four picture rows, a transpose in registers, four 16-byte
-// streaming stores into four glass rows; the edges and other turns go a pixel at a time.
+// picture[y * down + x * across] (`picture` points at the glass origin's source pixel). The
+// quarter turns (`down` is 1 or -1: a glass column runs along a picture row) go by 4x4 blocks
+// (`panel_stream_turn_blocks`); the edges and the other turns a pixel at a time.
 static inline void panel_stream_turn(uint32_t *glass, long glassStride, const uint32_t *picture, long down,
                                      long across, long x0, long x1, long y0, long y1) {
     long y = y0;
     if ((down == 1 || down == -1) && (glassStride & 3) == 0) {
-        // A backward run is loaded forward from its far end: its rows come out last first.
-        const long back = down < 0 ? 3 : 0;
         for (; y + 4 <= y1; y += 4) {
             uint32_t *row = glass + y * glassStride;
-            const uint32_t *from = picture + y * down - back;
             long x = x0;
             for (; x < x1 && ((uintptr_t)(row + x) & 15) != 0; x++) {
                 for (long j = 0; j < 4; j++) panel_stream_u32(row + j * glassStride + x, picture[(y + j) * down + x * across]);
             }
-            for (; x + 4 <= x1; x += 4) {
-                const uint32_t *p = from + x * across;
-                panel_stream_v4 r0 = (panel_stream_v4)(*(const panel_stream_v4u *)(p));
-                panel_stream_v4 r1 = (panel_stream_v4)(*(const panel_stream_v4u *)(p + across));
-                panel_stream_v4 r2 = (panel_stream_v4)(*(const panel_stream_v4u *)(p + 2 * across));
-                panel_stream_v4 r3 = (panel_stream_v4)(*(const panel_stream_v4u *)(p + 3 * across));
-                panel_stream_v4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);
-                panel_stream_v4 t1 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
-                panel_stream_v4 t2 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5);
-                panel_stream_v4 t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
-                panel_stream_v4 c0 = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
-                panel_stream_v4 c1 = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
-                panel_stream_v4 c2 = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
-                panel_stream_v4 c3 = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
-                uint32_t *to = row + x;
-                if (back) {
-                    __builtin_nontemporal_store(c3, (panel_stream_v4 *)to);
-                    __builtin_nontemporal_store(c2, (panel_stream_v4 *)(to + glassStride));
-                    __builtin_nontemporal_store(c1, (panel_stream_v4 *)(to + 2 * glassStride));
-                    __builtin_nontemporal_store(c0, (panel_stream_v4 *)(to + 3 * glassStride));
-                } else {
-                    __builtin_nontemporal_store(c0, (panel_stream_v4 *)to);
-                    __builtin_nontemporal_store(c1, (panel_stream_v4 *)(to + glassStride));
-                    __builtin_nontemporal_store(c2, (panel_stream_v4 *)(to + 2 * glassStride));
-                    __builtin_nontemporal_store(c3, (panel_stream_v4 *)(to + 3 * glassStride));
-                }
-            }
-            for (; x < x1; x++) {
+            long blocks = x + (x1 - x) / 4 * 4;
+            if (down < 0) panel_stream_turn_blocks(row, glassStride, picture + y * down - 3, across, x, blocks, 1);
+            else panel_stream_turn_blocks(row, glassStride, picture + y * down, across, x, blocks, 0);
+            for (x = blocks; x < x1; x++) {
                 for (long j = 0; j < 4; j++) panel_stream_u32(row + j * glassStride + x, picture[(y + j) * down + x * across]);
             }
         }
