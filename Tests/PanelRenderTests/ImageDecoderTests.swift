@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 import Testing
 import PanelInput
@@ -31,7 +32,9 @@ struct ImageDecoderTests {
         let picture = TestPictures.quadrants(width: width, height: height)
         switch format {
         case .png:
-            let path = "/tmp/panel-refresh-decoder-\(getpid()).png"
+            // A name of its own per call: the tests run in parallel, and with one name per
+            // process one call's unlink removed the file another was about to read.
+            let path = "/tmp/panel-refresh-decoder-\(UUID().uuidString).png"
             try PNG.write(picture, to: path)
             defer { unlink(path) }
             return try BoundedFile.read(path, limit: 1 << 20)
