@@ -91,7 +91,7 @@ struct TextReferenceTests {
         let fonts = try FontLibrary()
         let laid = fonts.layout(text, font: .system(14), pixels: 14, width: .infinity, maxLines: 1)
         #expect(laid.scalars.count == text.unicodeScalars.count)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fribidi-\(getpid()).txt")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fribidi-\(UUID().uuidString).txt")  // one per case: they run in parallel
         try (text + "\n").write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let output = try runTool(fribidi, ["--nopad", "--nobreak", "--novisual", "--vtol", file.path])
