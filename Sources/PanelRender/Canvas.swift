@@ -8,8 +8,7 @@ import PanelUI
 public final class Canvas {
     /// Where it draws.
     public let surface: Surface
-    /// The clip set last (pixels, as given), empty for none.
-    private(set) var clip: [Rect] = []
+    private var clip: [Rect] = []
 
     /// A canvas on `surface`.
     public init(surface: Surface) {
