@@ -42,12 +42,8 @@ public final class Screen {
     /// for layout or display.
     public var needsFrame: Bool {
         if animator.nextWakeUp.map({ $0 <= animator.clock.now }) ?? false { return true }
-        return treeNeeds(rootView)
-    }
-
-    private func treeNeeds(_ view: View) -> Bool {
-        if view.needsLayout || view.needsDisplay { return true }
-        return view.subviews.contains { treeNeeds($0) }
+        // The marks say it without a walk (View.subtreeNeedsLayout).
+        return rootView.needsLayout || rootView.needsDisplay || rootView.subtreeNeedsLayout || rootView.subtreeNeedsDisplay
     }
 
     /// Runs the frame pass at `animator.clock.now`: animations, layout, `willDisplay()` on
@@ -90,7 +86,8 @@ public final class Screen {
     private func notifyWillDisplay(_ view: View) {
         guard !view.isHidden else { return }
         if view.needsDisplay { view.willDisplay() }
-        for subview in view.subviews { notifyWillDisplay(subview) }
+        guard view.subtreeNeedsDisplay else { return }
+        for subview in view.subviews where subview.needsDisplay || subview.subtreeNeedsDisplay { notifyWillDisplay(subview) }
     }
 
     private func collectDamage(_ view: View, allowingMoves: Bool, into update: inout FrameUpdate) {
@@ -102,7 +99,13 @@ public final class Screen {
             // A mirroring view's damage is where it was laid out; it shows reflected.
             if let visible = view.convert(view.reflected(rect), to: nil).intersection(bounds) { update.damage.append(visible) }
         }
-        for subview in view.subviews { collectDamage(subview, allowingMoves: allowingMoves, into: &update) }
+        // Only the way down to views with damage (View.subtreeNeedsDisplay): a scroll view
+        // whose offset changed asked for a frame, so one that did not is skipped too.
+        guard view.subtreeNeedsDisplay else { return }
+        view.subtreeNeedsDisplay = false
+        for subview in view.subviews where subview.needsDisplay || subview.subtreeNeedsDisplay {
+            collectDamage(subview, allowingMoves: allowingMoves, into: &update)
+        }
     }
 
     private func scrollDamage(_ scroll: ScrollView, allowingMoves: Bool, into update: inout FrameUpdate) {

@@ -61,7 +61,10 @@ open class View {
     func boundsOriginDidChange(from old: Point) { setNeedsDisplay() }
 
     /// Asks for a frame without damaging anything (the screen works out what to redraw).
-    func setNeedsFrame() { needsDisplay = true }
+    func setNeedsFrame() {
+        needsDisplay = true
+        markAncestorsForDisplay()
+    }
 
     /// Its own coordinate space: the scroll origin and its size.
     public var bounds: Rect { Rect(origin: boundsOrigin, size: frame.size) }
@@ -155,6 +158,9 @@ open class View {
         view.willMove(toSuperview: self)
         subviews.insert(view, at: min(max(index, 0), subviews.count))
         view.superview = self
+        // What the new subtree still needs is now below this view too.
+        if view.needsLayout || view.subtreeNeedsLayout { view.markAncestorsForLayout() }
+        if view.needsDisplay || view.subtreeNeedsDisplay { view.markAncestorsForDisplay() }
         view.didMoveToSuperview()
     }
 
@@ -178,16 +184,49 @@ open class View {
     /// Whether layout must run before the next frame.
     public private(set) var needsLayout = true
 
-    /// Asks for layout before the next frame.
-    public func setNeedsLayout() { needsLayout = true }
+    /// Whether a view below this one needs layout. The frame pass runs every frame, and
+    /// walking every view of the tree each time was most of a spinner frame (issue 23):
+    /// with these marks it walks only the way down to what asked. Kept so that a marked
+    /// view's ancestors are all marked; cleared by the pass on its way down.
+    var subtreeNeedsLayout = false
+    /// Whether a view below this one needs display (asked for a frame or has damage).
+    var subtreeNeedsDisplay = false
 
-    /// Runs `layoutSubviews()` here if asked for, then in every subview.
+    /// Marks the ancestors: something below them needs layout. Stops at the first one
+    /// already marked, since all above it are.
+    func markAncestorsForLayout() {
+        var view = superview
+        while let ancestor = view, !ancestor.subtreeNeedsLayout {
+            ancestor.subtreeNeedsLayout = true
+            view = ancestor.superview
+        }
+    }
+
+    /// Marks the ancestors: something below them needs display.
+    func markAncestorsForDisplay() {
+        var view = superview
+        while let ancestor = view, !ancestor.subtreeNeedsDisplay {
+            ancestor.subtreeNeedsDisplay = true
+            view = ancestor.superview
+        }
+    }
+
+    /// Asks for layout before the next frame.
+    public func setNeedsLayout() {
+        needsLayout = true
+        markAncestorsForLayout()
+    }
+
+    /// Runs `layoutSubviews()` here if asked for, then in the subviews that need it or have
+    /// views below them that do.
     public func layoutIfNeeded() {
         if needsLayout {
             needsLayout = false
             layoutSubviews()
         }
-        for view in subviews { view.layoutIfNeeded() }
+        guard subtreeNeedsLayout else { return }
+        subtreeNeedsLayout = false
+        for view in subviews where view.needsLayout || view.subtreeNeedsLayout { view.layoutIfNeeded() }
     }
 
     /// Places the subviews. Called by the layout pass; never call it directly.
@@ -207,6 +246,7 @@ open class View {
     public func setNeedsDisplay(_ rect: Rect) {
         needsDisplay = true
         if !rect.isEmpty { damagedRects.append(rect) }
+        markAncestorsForDisplay()
     }
 
     /// Called by the display pass before a frame in which this view asked to be redrawn.
