@@ -185,7 +185,7 @@ open class View {
     public private(set) var needsLayout = true
 
     /// Whether a view below this one needs layout. The frame pass runs every frame, and
-    /// walking every view of the tree each time was most of a spinner frame (issue 23):
+    /// walking every view of the tree each time was most of a spinner frame (benchmarks.md):
     /// with these marks it walks only the way down to what asked. Kept so that a marked
     /// view's ancestors are all marked; cleared by the pass on its way down.
     var subtreeNeedsLayout = false
