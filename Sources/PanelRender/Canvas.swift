@@ -8,7 +8,8 @@ import PanelUI
 public final class Canvas {
     /// Where it draws.
     public let surface: Surface
-    private var clip: [Rect] = []
+    /// The clip set last (pixels, as given), empty for none.
+    private(set) var clip: [Rect] = []
 
     /// A canvas on `surface`.
     public init(surface: Surface) {

@@ -73,16 +73,19 @@ public final class Renderer {
         let pixelAreas = areas.map { Self.outward(toPixels($0)) }
         let bounds = areas.dropFirst().reduce(areas[0]) { $0.union($1) }
         canvas.setClip(pixelAreas)
-        for area in pixelAreas { canvas.fill(area, color: clearColor) }
+        // Cleared as it is drawn on, not first: what opaque views fill is written once.
+        let pending = PendingClear(pixelAreas, color: clearColor)
         viewsDrawn = 0
         viewsVisited = 0
-        var state = DrawState(canvas: canvas, damage: areas, damageBounds: bounds, clip: full, currentClip: full)
+        var state = DrawState(canvas: canvas, pending: pending, damage: areas, damageBounds: bounds, clip: full, currentClip: full)
         draw(screen.rootView, offset: .zero, opacity: 1, screen: screen, state: &state)
         canvas.setClip([])
+        pending.clearRest(on: canvas)
     }
 
     private struct DrawState {
         let canvas: Canvas
+        let pending: PendingClear
         let damage: [Rect]
         let damageBounds: Rect
         var clip: Rect
@@ -121,7 +124,7 @@ public final class Renderer {
         if reaches {
             viewsDrawn += 1
             applyClip(&state)
-            drawContent(view, frame: frame, opacity: opacity, canvas: state.canvas)
+            drawContent(view, frame: frame, extent: extent, opacity: opacity, canvas: state.canvas, pending: state.pending)
         }
         let saved = state.clip
         if clips {
@@ -148,14 +151,34 @@ public final class Renderer {
         state.clip = saved
     }
 
-    private func drawContent(_ view: View, frame: Rect, opacity: Double, canvas: Canvas) {
+    /// A box `margin` whole pixels around `r` (pixels).
+    private static func box(around r: Rect, margin: Int32) -> pixman_box32_t {
+        var b = PendingClear.box(r)
+        (b.x1, b.y1, b.x2, b.y2) = (b.x1 - margin, b.y1 - margin, b.x2 + margin, b.y2 + margin)
+        return b
+    }
+
+    private func drawContent(_ view: View, frame: Rect, extent: Rect, opacity: Double, canvas: Canvas, pending: PendingClear) {
         let px = toPixels(frame)
         if let background = view.backgroundColor, background.alpha > 0 {
+            if background.alpha == 255, opacity >= 1, view.cornerRadius <= 0 {
+                // The fill writes its rounded box whole (Canvas.fill): no clear under it.
+                pending.cover(pixman_box32_t(x1: Int32(px.minX.rounded()), y1: Int32(px.minY.rounded()),
+                                             x2: Int32(px.maxX.rounded()), y2: Int32(px.maxY.rounded())), clip: canvas.clip)
+            } else {
+                // It blends, anti-aliased edges a pixel out at most.
+                pending.clear(Self.box(around: px, margin: 1), clip: canvas.clip, on: canvas)
+            }
             if view.cornerRadius > 0 {
                 canvas.fillRoundedRect(px, radius: view.cornerRadius * scale, color: background, opacity: opacity)
             } else {
                 canvas.fill(px, color: background, opacity: opacity)
             }
+        }
+        // Content blends over what is there: cleared first, all the view may draw (its extent,
+        // as the culling takes it) and two pixels for the masks' margin and anti-aliasing.
+        if view is Label || view is ImageView || view is ActivityIndicator {
+            pending.clear(Self.box(around: toPixels(extent), margin: 2), clip: canvas.clip, on: canvas)
         }
         switch view {
         case let label as Label: drawLabel(label, in: px, opacity: opacity, canvas: canvas)
