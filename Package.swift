@@ -71,14 +71,17 @@ let package = Package(
         // 2.36, bookworm's): the static Swift runtime brings some 43,000 relative relocations,
         // 1 MB of table in the file that every start reads; packed they take 8 KB. lld also
         // puts the functions that run at start (startup-order.txt, from
-        // scripts/update-symbol-order) together, so fewer pages of code stay resident.
+        // scripts/update-symbol-order) together, so fewer pages of code stay resident. The static
+        // runtime's link arguments export every symbol of the program's own modules
+        // (-export-dynamic): 0.6 MB of dynamic symbol table nothing looks up (the panel has no
+        // swift-backtrace to name frames with it), so it is turned off again.
         // docs/deployment.md, "What it costs on a panel", has the figures.
         .executableTarget(
             name: "PanelRefreshProgram", dependencies: ["PanelApp"], exclude: ["startup-order.txt"],
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                               "-Xlinker", "--symbol-ordering-file=\(packageRoot)/Sources/PanelRefreshProgram/startup-order.txt",
-                              "-Xlinker", "--no-warn-symbol-ordering"],
+                              "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic"],
                              .when(platforms: [.linux], configuration: .release)),
             ]),
         // Fuzzing (scripts/fuzz, docs/reliability.md): the targets and libFuzzer's entry points

@@ -13,6 +13,14 @@ public final class MemoryDRM: DRMCalls {
     private var pending = 0
     private var nextID: UInt32 = 100
     private var memory: [UnsafeMutableRawPointer: Int] = [:]
+    /// Each dumb buffer's memory, by its handle, and each framebuffer's buffer, by its id.
+    private var mapped: [UInt32: UnsafeMutableRawPointer] = [:]
+    private var framebuffers: [UInt32: DRMDumbBuffer] = [:]
+    /// The framebuffer a waiting flip shows once it completes.
+    private var flipTo: UInt32?
+    /// The framebuffer the CRTC scans out: the last mode set's, or the last completed flip's
+    /// (0: none yet).
+    public private(set) var scanout: UInt32 = 0
     /// The time stamp flip events carry: the last `handleEvents()` time, seconds of the clock.
     public var now: () -> Double = { 0 }
 
@@ -48,12 +56,17 @@ public final class MemoryDRM: DRMCalls {
         DRMDumbBuffer(handle: id(), pitch: width * 4, size: width * height * 4)
     }
     /// A new framebuffer id.
-    public func addFramebuffer(_ fd: Int32, width: Int, height: Int, format: UInt32, buffer: DRMDumbBuffer) throws -> UInt32 { id() }
+    public func addFramebuffer(_ fd: Int32, width: Int, height: Int, format: UInt32, buffer: DRMDumbBuffer) throws -> UInt32 {
+        let framebuffer = id()
+        framebuffers[framebuffer] = buffer
+        return framebuffer
+    }
     /// The buffer's memory.
     public func map(_ fd: Int32, _ buffer: DRMDumbBuffer) throws -> UnsafeMutableRawPointer {
         let pointer = UnsafeMutableRawPointer.allocate(byteCount: buffer.size, alignment: 4096)
         pointer.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.size)
         memory[pointer] = buffer.size
+        mapped[buffer.handle] = pointer
         return pointer
     }
     /// Nothing to unmap (the memory is kept).
@@ -66,6 +79,7 @@ public final class MemoryDRM: DRMCalls {
     public func setCrtc(_ fd: Int32, crtc: UInt32, framebuffer: UInt32, x: Int, y: Int, connectors: [UInt32], mode: DRMMode?) throws {
         guard isMaster else { throw DisplayError.call("drmModeSetCrtc", errno: EACCES) }
         modesets += 1
+        scanout = framebuffer
     }
     /// Whether the program is DRM master (dropped and taken by `dropMaster`/`acquireMaster`).
     public private(set) var isMaster = true
@@ -78,12 +92,30 @@ public final class MemoryDRM: DRMCalls {
         guard isMaster else { throw DisplayError.call("drmModePageFlip", errno: EACCES) }
         pending += 1
         flips += 1
+        flipTo = framebuffer
     }
     /// Completes every waiting flip, stamped with `now()`.
     public func handleEvents(_ fd: Int32) throws -> DRMFlipReport? {
         defer { pending = 0 }
+        if pending > 0, let flipTo {
+            scanout = flipTo
+            self.flipTo = nil
+        }
         return pending > 0 ? DRMFlipReport(count: pending, seconds: now()) : nil
     }
+    /// What the glass shows: the scanned-out buffer's pixels (XRGB8888, a row after another,
+    /// `width` a row), or nil before the first mode set. A test compares it with a frame drawn
+    /// whole: damage that missed something leaves it behind on the glass.
+    public func glassPixels() -> [UInt32]? {
+        guard let buffer = framebuffers[scanout], let pointer = mapped[buffer.handle] else { return nil }
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let row = pointer.advanced(by: y * buffer.pitch).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width { pixels[y * width + x] = row[x] }
+        }
+        return pixels
+    }
+
     /// Readable while a flip waits.
     public func waitReadable(_ fd: Int32, timeout: Double) -> Bool { pending > 0 }
     /// Every capability reads 0 (no prefer-shadow hint, no dumb-buffer preference).

@@ -124,6 +124,59 @@ struct HostPauseTests {
         #expect(calls.log.suffix(1) == ["acquire"])
     }
 
+    /// The level-2 VM check's scenario (scripts/vm/level2-check, `vt_switch`) in virtual time:
+    /// after each step the glass must equal a frame drawn whole, so damage the frame pass
+    /// missed, or a buffer the switch left stale, shows as a difference.
+    @Test("refreshes, a switch away and back, a pull: after each, the glass is what a whole frame draws")
+    func glassAfterSwitch() throws {
+        let memory = MemoryDRM(width: 800, height: 480)
+        let display = try DRMDisplay(drm: memory)
+        var configuration = Configuration()
+        configuration.refreshSeconds = 0.5
+        let host = try KioskHost.virtual(configuration: configuration, display: display)
+        let calls = FakeTerminal()
+        host.terminal = try VirtualTerminal(calls: calls, device: (4, 1))
+        let time = VirtualTimeDriver(host)
+        host.start(at: 0)
+        time.settle()
+        let session = try #require(host.runtime.session)
+        func refreshes() -> Int { session.trace.filter { if case .refresh = $0 { true } else { false } }.count }
+        func pull() {
+            var script = GestureScript(start: host.now + 0.2)
+            script.drag(from: Point(x: 400, y: 60), to: Point(x: 400, y: 400), duration: 0.4, hold: 0.1)
+            time.play(script.frames)
+            time.settle()
+        }
+        func expectWhole(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let shown = try #require(memory.glassPixels(), sourceLocation: sourceLocation)
+            host.runtime.driver.invalidate()
+            host.runtime.pump()
+            time.settle()
+            let whole = try #require(memory.glassPixels(), sourceLocation: sourceLocation)
+            let differing = zip(shown, whole).count { $0 != $1 }
+            #expect(differing == 0, "\(step): \(differing) pixels differ from a whole frame", sourceLocation: sourceLocation)
+        }
+        try expectWhole("the first page")
+        let loads = refreshes()
+        pull()
+        #expect(refreshes() == loads + 1)
+        try expectWhole("a refresh")
+        pull()
+        try expectWhole("a second refresh")
+
+        calls.switchPending = true
+        #expect(host.signal(SIGUSR2, at: host.now) == .handled)
+        time.advance(by: 2)
+        calls.active = 1
+        #expect(host.signal(SIGUSR2, at: host.now) == .handled)
+        time.settle()
+        #expect(!host.isPaused)
+        try expectWhole("back from the switch")
+        pull()
+        #expect(refreshes() == loads + 3, "the pull after the switch refreshes")
+        try expectWhole("a refresh after the switch")
+    }
+
     @Test("a stray SIGUSR2 (no switch pending) keeps drawing, and without a VT it is ignored")
     func stray() throws {
         let memory = MemoryDRM(width: 800, height: 480)
