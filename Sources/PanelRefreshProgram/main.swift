@@ -102,7 +102,7 @@ func main() async -> Int32 {
             let path = explicit ?? (FileManager.default.fileExists(atPath: Configuration.defaultPath) ? Configuration.defaultPath : nil)
             var configuration = try path.map { try Configuration.load(path: $0) } ?? Configuration()
             try RunCommand.apply(options, to: &configuration)
-            try run(configuration, path: path, tracePath: options.value("--trace"))
+            try run(configuration, path: path, tracePath: options.value("--trace"), playPath: options.value("--play"))
         case "check":
             let path = options.value("--config") ?? Configuration.defaultPath
             let errors = Configuration.check(path: path)
@@ -218,8 +218,16 @@ struct NoTouchscreen: Error, CustomStringConvertible {
 /// `tracePath`: the trace's lines (as `replay --trace` prints them, with `renderMs`) appended
 /// to this file, `t` counted from the start of each runtime (the first, each reload's).
 @MainActor
-func run(_ configuration: Configuration, path: String?, tracePath: String?) throws -> Never {
+func run(_ configuration: Configuration, path: String?, tracePath: String?, playPath: String?) throws -> Never {
     let host = try KioskHost.panel(configuration: configuration, path: path)
+    if let playPath {
+        // Read before the kiosk starts, so a bad file is a clear error, not a silent run.
+        let recording = try EvemuRecording.load(path: playPath, descriptionPath: nil)
+        let replay = try EvemuReplay(recording: recording, width: Double(host.display.width), height: Double(host.display.height))
+        // The kiosk's clock is CLOCK_MONOTONIC (RealTimeDriver); a second leaves the first page
+        // time to show, as a finger would.
+        host.schedule(replay.frames(start: RealTimeDriver.stopwatch() + playDelay))
+    }
     if let tracePath {
         guard let file = fopen(tracePath, "ae") else {
             throw UsageError("--trace \(tracePath): \(String(cString: strerror(errno)))")
@@ -235,6 +243,9 @@ func run(_ configuration: Configuration, path: String?, tracePath: String?) thro
     }
     RealTimeDriver(host).run()
 }
+
+/// Seconds from the start of `run --play` to the recording's first event.
+let playDelay = 1.0
 
 /// Prints the device's description, then its events as evemu lines, until interrupted (as
 /// evemu-record: SIGINT ends the process; every batch is flushed, so the output is complete).

@@ -112,6 +112,47 @@ struct ProgramTests {
         #expect(run.finish() == 0, "\(run.log)")
         #expect(run.wait(for: "stopping") || run.log.contains("stopping"), "\(run.log)")
     }
+
+    /// scripts/lib/pull-down's recording: a pull from the top of an Atmel maXTouch.
+    static func pullDown() throws -> String {
+        let description = try String(contentsOfFile: repository + "/Tests/PanelInputTests/Fixtures/descriptions/atmel-maxtouch.desc", encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+        var events = ["E: 0.000001 0003 0039 0001", "E: 0.000001 0003 0035 0400", "E: 0.000001 0003 0036 0020",
+                      "E: 0.000001 0001 014a 0001", "E: 0.000001 0000 0000 0000"]
+        for i in 1...40 {
+            let t = "0.\(String(1 + i * 12000).leftPadded(to: 6))"
+            events += ["E: \(t) 0003 0036 \(20 + i * 10)", "E: \(t) 0000 0000 0000"]
+        }
+        events += ["E: 0.650000 0000 0000 0000", "E: 0.660000 0003 0039 -001", "E: 0.660000 0001 014a 0000", "E: 0.660000 0000 0000 0000"]
+        return description + "\n" + events.joined(separator: "\n") + "\n"
+    }
+
+    @Test("run --play pulls the running kiosk a second after its start: the header refreshes; a file that is no recording stops run at once (exit 1)")
+    func play() throws {
+        let (_, dir, config) = try startHeadlessKiosk()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let recording = dir + "/pull-down.evemu", trace = dir + "/trace.jsonl"
+        try Self.pullDown().write(toFile: recording, atomically: true, encoding: .utf8)
+        let run = try ProgramRun(["run", "--config", config, "--set", "data.refresh-seconds=0.2", "--play", recording, "--trace", trace])
+        let watch = Stopwatch()
+        var refreshed = false
+        while !refreshed, watch.elapsed < 30, run.process.isRunning {
+            refreshed = ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").contains("\"kind\":\"refresh\",\"component\":\"header\"")
+            if !refreshed { usleep(50_000) }
+        }
+        kill(run.process.processIdentifier, SIGTERM)
+        #expect(run.finish() == 0, "\(run.log)")
+        #expect(refreshed, "no header refresh in the trace: \(run.log)")
+
+        let bad = try ProgramRun(["run", "--config", config, "--play", config])
+        #expect(bad.finish() == 1)
+        #expect(bad.wait(for: config) || bad.log.contains(config), "\(bad.log)")
+    }
+}
+
+private extension String {
+    /// Zeros before it up to `width` characters.
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 @Suite("Signals before the loop")
