@@ -23,14 +23,18 @@ public final class Canvas {
             pixman_image_set_clip_region32(surface.image, nil)
             return
         }
-        var boxes = rects.map { r in
-            pixman_box32_t(x1: Int32(r.minX.rounded(.down)), y1: Int32(r.minY.rounded(.down)),
-                           x2: Int32(r.maxX.rounded(.up)), y2: Int32(r.maxY.rounded(.up)))
+        // The boxes on the stack: the clip changes for most views a frame draws, and an array
+        // each time was an allocation, a retain and a release per view (docs/benchmarks.md).
+        withUnsafeTemporaryAllocation(of: pixman_box32_t.self, capacity: rects.count) { boxes in
+            for (i, r) in rects.enumerated() {
+                boxes[i] = pixman_box32_t(x1: Int32(r.minX.rounded(.down)), y1: Int32(r.minY.rounded(.down)),
+                                          x2: Int32(r.maxX.rounded(.up)), y2: Int32(r.maxY.rounded(.up)))
+            }
+            var region = pixman_region32_t()
+            pixman_region32_init_rects(&region, boxes.baseAddress, Int32(rects.count))
+            pixman_image_set_clip_region32(surface.image, &region)
+            pixman_region32_fini(&region)
         }
-        var region = pixman_region32_t()
-        pixman_region32_init_rects(&region, &boxes, Int32(boxes.count))
-        pixman_image_set_clip_region32(surface.image, &region)
-        pixman_region32_fini(&region)
     }
 
     /// pixman works in premultiplied colour; `opacity` multiplies the colour's alpha.

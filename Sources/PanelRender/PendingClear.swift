@@ -37,9 +37,12 @@ final class PendingClear {
             pixman_region32_init_rects(&out, &b, 1)
             return
         }
-        var boxes = clip.map(Self.box)
         var clipRegion = pixman_region32_t()
-        pixman_region32_init_rects(&clipRegion, &boxes, Int32(boxes.count))
+        // On the stack: this runs for every view a frame draws (Canvas.setClip says why).
+        withUnsafeTemporaryAllocation(of: pixman_box32_t.self, capacity: clip.count) { boxes in
+            for (i, r) in clip.enumerated() { boxes[i] = Self.box(r) }
+            pixman_region32_init_rects(&clipRegion, boxes.baseAddress, Int32(clip.count))
+        }
         pixman_region32_init(&out)
         pixman_region32_intersect_rect(&out, &clipRegion, box.x1, box.y1, UInt32(max(0, box.x2 - box.x1)), UInt32(max(0, box.y2 - box.y1)))
         pixman_region32_fini(&clipRegion)

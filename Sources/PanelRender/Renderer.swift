@@ -105,7 +105,13 @@ public final class Renderer {
     private func applyClip(_ state: inout DrawState) {
         guard state.currentClip != state.clip else { return }
         state.currentClip = state.clip
-        state.canvas.setClip(state.damage.compactMap { $0.intersection(state.clip) }.map { Self.outward(toPixels($0)) })
+        // One array, not one per step: this runs for most views a frame draws.
+        var rects: [Rect] = []
+        rects.reserveCapacity(state.damage.count)
+        for area in state.damage {
+            if let inside = area.intersection(state.clip) { rects.append(Self.outward(toPixels(inside))) }
+        }
+        state.canvas.setClip(rects)
     }
 
     /// `offset`: screen position of the superview's bounds origin, points.

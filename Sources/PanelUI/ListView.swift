@@ -201,18 +201,23 @@ open class ListView: ScrollView {
     /// (found by row geometry, not by asking each cell), then the views that float above the
     /// content (`zPosition > 0`, a header in front).
     open override func subviews(reaching area: Rect) -> [View] {
-        let others = subviews.filter { !($0 is ListCell) }
-        var result = others.filter { $0.zPosition <= 0 }
-        let above = others.filter { $0.zPosition > 0 }
+        // One array (this runs for every frame that draws the list): the other subviews at or
+        // behind the rows, the rows that reach `area`, then the other subviews in front.
+        var result: [View] = []
+        result.reserveCapacity(subviews.count)
+        for view in subviews where !(view is ListCell) && view.zPosition <= 0 { result.append(view) }
         let reach = span(area)
-        guard numberOfRows > 0, reach.max > 0, reach.min < contentLength else { return result + above }
-        let first = rowIndex(atY: max(reach.min, 0))
-        let last = rowIndex(atY: min(reach.max, contentLength) - 0.001)
-        guard last >= first else { return result + above }
-        for row in first...last {
-            if let cell = visibleCells[row] { result.append(cell) }
+        if numberOfRows > 0, reach.max > 0, reach.min < contentLength {
+            let first = rowIndex(atY: max(reach.min, 0))
+            let last = rowIndex(atY: min(reach.max, contentLength) - 0.001)
+            if last >= first {
+                for row in first...last {
+                    if let cell = visibleCells[row] { result.append(cell) }
+                }
+            }
         }
-        return result + above
+        for view in subviews where !(view is ListCell) && view.zPosition > 0 { result.append(view) }
+        return result
     }
 
     /// Lays the visible rows out, reusing cells that left the screen.
