@@ -251,6 +251,10 @@ public final class FontLibrary: TextMeasurer {
     /// Layouts kept; past this the cache starts again (cheaper than tracking use).
     static let maxLayouts = 2048
 
+    /// Forgets the laid-out texts (faces and glyphs stay): the next frame shapes what it shows
+    /// again. For benchmarks, whose cases must each start alike whichever ran before them.
+    public func removeLayouts() { layouts.removeAll() }
+
     /// Characters shaped so far (each layout shapes at most `scalarLimit` of them), for tests:
     /// the work must follow what can show, not the length of the text.
     public internal(set) var advancesMeasured = 0

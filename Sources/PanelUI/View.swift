@@ -126,12 +126,21 @@ open class View {
 
     // MARK: Tree
 
+    // The tree's links and the frame pass's marks below are `@exclusivity(unchecked)`: the
+    // frame pass reads them thousands of times a frame, and each read was a call into the
+    // runtime's access set (20 % of a spinner frame, docs/benchmarks.md). Unchecked is safe
+    // for these: only this module sets them (their setters are internal or private), each
+    // write is one statement, and the mutations that run code while they write (Array's
+    // insert, append, removeAll) run none that reads the same property (removeAll's closure
+    // compares identities only), so no two accesses of one of them can ever overlap. The
+    // properties an app sets (frame, alpha, isHidden, ...) keep the run-time check.
+
     /// The view it is in (held weakly).
-    public private(set) weak var superview: View?
+    @exclusivity(unchecked) public private(set) weak var superview: View?
     /// The views in it, back to front.
-    public private(set) var subviews: [View] = []
+    @exclusivity(unchecked) public private(set) var subviews: [View] = []
     /// Set on the root view of a screen.
-    weak var hostScreen: Screen?
+    @exclusivity(unchecked) weak var hostScreen: Screen?
 
     /// The screen this view is shown on, if its root is a screen's root view.
     public var screen: Screen? {
@@ -182,15 +191,15 @@ open class View {
     // MARK: Layout
 
     /// Whether layout must run before the next frame.
-    public private(set) var needsLayout = true
+    @exclusivity(unchecked) public private(set) var needsLayout = true
 
     /// Whether a view below this one needs layout. The frame pass runs every frame, and
     /// walking every view of the tree each time was most of a spinner frame (benchmarks.md):
     /// with these marks it walks only the way down to what asked. Kept so that a marked
     /// view's ancestors are all marked; cleared by the pass on its way down.
-    var subtreeNeedsLayout = false
+    @exclusivity(unchecked) var subtreeNeedsLayout = false
     /// Whether a view below this one needs display (asked for a frame or has damage).
-    var subtreeNeedsDisplay = false
+    @exclusivity(unchecked) var subtreeNeedsDisplay = false
 
     /// Marks the ancestors: something below them needs layout. Stops at the first one
     /// already marked, since all above it are.
@@ -235,9 +244,9 @@ open class View {
     // MARK: Display
 
     /// Rectangles changed since the last frame, in this view's coordinates.
-    public private(set) var damagedRects: [Rect] = []
+    @exclusivity(unchecked) public private(set) var damagedRects: [Rect] = []
     /// Whether it must be drawn again.
-    public private(set) var needsDisplay = true
+    @exclusivity(unchecked) public private(set) var needsDisplay = true
 
     /// Marks the whole view for redraw: all it draws (`drawingExtent`).
     public func setNeedsDisplay() { setNeedsDisplay(drawingExtent) }
