@@ -113,18 +113,17 @@ struct ProgramTests {
         #expect(run.wait(for: "stopping") || run.log.contains("stopping"), "\(run.log)")
     }
 
-    /// scripts/lib/pull-down's recording: a pull from the top of an Atmel maXTouch.
+    /// scripts/lib/pull-down's recording (the one the VM checks inject): a pull from the top.
     static func pullDown() throws -> String {
-        let description = try String(contentsOfFile: repository + "/Tests/PanelInputTests/Fixtures/descriptions/atmel-maxtouch.desc", encoding: .utf8)
-            .split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
-        var events = ["E: 0.000001 0003 0039 0001", "E: 0.000001 0003 0035 0400", "E: 0.000001 0003 0036 0020",
-                      "E: 0.000001 0001 014a 0001", "E: 0.000001 0000 0000 0000"]
-        for i in 1...40 {
-            let t = "0.\(String(1 + i * 12000).leftPadded(to: 6))"
-            events += ["E: \(t) 0003 0036 \(20 + i * 10)", "E: \(t) 0000 0000 0000"]
-        }
-        events += ["E: 0.650000 0000 0000 0000", "E: 0.660000 0003 0039 -001", "E: 0.660000 0001 014a 0000", "E: 0.660000 0000 0000 0000"]
-        return description + "\n" + events.joined(separator: "\n") + "\n"
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: repository + "/scripts/lib/pull-down")
+        let output = Pipe()
+        script.standardOutput = output
+        try script.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        script.waitUntilExit()
+        guard script.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
+        return text
     }
 
     @Test("run --play pulls the running kiosk a second after its start: the header refreshes; a file that is no recording stops run at once (exit 1)")
@@ -148,11 +147,6 @@ struct ProgramTests {
         #expect(bad.finish() == 1)
         #expect(bad.wait(for: config) || bad.log.contains(config), "\(bad.log)")
     }
-}
-
-private extension String {
-    /// Zeros before it up to `width` characters.
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 @Suite("Signals before the loop")

@@ -89,8 +89,9 @@ struct VirtualTerminalTests {
 @MainActor
 @Suite("The kiosk host on a VT switch")
 struct HostPauseTests {
-    @Test("away: no frame reaches the card and DRM master is given up while the list goes on; back: master, the mode set again, a full frame")
-    func pauseAndResume() throws {
+    /// A kiosk on an 800x480 card in memory, on a VT of its own, refreshing in half a second,
+    /// started and settled on its first page.
+    static func started() throws -> (MemoryDRM, DRMDisplay, KioskHost, FakeTerminal, VirtualTimeDriver) {
         let memory = MemoryDRM(width: 800, height: 480)
         let display = try DRMDisplay(drm: memory)
         var configuration = Configuration()
@@ -101,6 +102,12 @@ struct HostPauseTests {
         let time = VirtualTimeDriver(host)
         host.start(at: 0)
         time.settle()
+        return (memory, display, host, calls, time)
+    }
+
+    @Test("away: no frame reaches the card and DRM master is given up while the list goes on; back: master, the mode set again, a full frame")
+    func pauseAndResume() throws {
+        let (memory, display, host, calls, time) = try Self.started()
         let session = try #require(host.runtime.session)
         #expect(memory.flips > 0 && session.header.state == .idle)
         let (flips, modesets) = (memory.flips, memory.modesets)
@@ -129,16 +136,7 @@ struct HostPauseTests {
     /// missed, or a buffer the switch left stale, shows as a difference.
     @Test("refreshes, a switch away and back, a pull: after each, the glass is what a whole frame draws")
     func glassAfterSwitch() throws {
-        let memory = MemoryDRM(width: 800, height: 480)
-        let display = try DRMDisplay(drm: memory)
-        var configuration = Configuration()
-        configuration.refreshSeconds = 0.5
-        let host = try KioskHost.virtual(configuration: configuration, display: display)
-        let calls = FakeTerminal()
-        host.terminal = try VirtualTerminal(calls: calls, device: (4, 1))
-        let time = VirtualTimeDriver(host)
-        host.start(at: 0)
-        time.settle()
+        let (memory, _, host, calls, time) = try Self.started()
         let session = try #require(host.runtime.session)
         func refreshes() -> Int { session.trace.filter { if case .refresh = $0 { true } else { false } }.count }
         func pull() {
