@@ -26,15 +26,18 @@ public final class Canvas {
         // The boxes on the stack: the clip changes for most views a frame draws, and an array
         // each time was an allocation, a retain and a release per view (docs/benchmarks.md).
         withUnsafeTemporaryAllocation(of: pixman_box32_t.self, capacity: rects.count) { boxes in
-            for (i, r) in rects.enumerated() {
-                boxes[i] = pixman_box32_t(x1: Int32(r.minX.rounded(.down)), y1: Int32(r.minY.rounded(.down)),
-                                          x2: Int32(r.maxX.rounded(.up)), y2: Int32(r.maxY.rounded(.up)))
-            }
+            for (i, r) in rects.enumerated() { boxes[i] = Self.box(r) }
             var region = pixman_region32_t()
             pixman_region32_init_rects(&region, boxes.baseAddress, Int32(rects.count))
             pixman_image_set_clip_region32(surface.image, &region)
             pixman_region32_fini(&region)
         }
+    }
+
+    /// The box of a rectangle of pixels, rounded outwards: what the clip holds of it.
+    static func box(_ r: Rect) -> pixman_box32_t {
+        pixman_box32_t(x1: Int32(r.minX.rounded(.down)), y1: Int32(r.minY.rounded(.down)),
+                       x2: Int32(r.maxX.rounded(.up)), y2: Int32(r.maxY.rounded(.up)))
     }
 
     /// pixman works in premultiplied colour; `opacity` multiplies the colour's alpha.

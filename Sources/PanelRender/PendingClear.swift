@@ -15,19 +15,13 @@ final class PendingClear {
     /// All of `areas` (whole pixels) pending.
     init(_ areas: [Rect], color: Color) {
         self.color = color
-        var boxes = areas.map(Self.box)
+        var boxes = areas.map(Canvas.box)
         pixman_region32_init_rects(region, &boxes, Int32(boxes.count))
     }
 
     deinit {
         pixman_region32_fini(region)
         region.deallocate()
-    }
-
-    /// The box of a rectangle of whole pixels (rounded outwards, as the canvas clips).
-    static func box(_ r: Rect) -> pixman_box32_t {
-        pixman_box32_t(x1: Int32(r.minX.rounded(.down)), y1: Int32(r.minY.rounded(.down)),
-                       x2: Int32(r.maxX.rounded(.up)), y2: Int32(r.maxY.rounded(.up)))
     }
 
     /// `box` inside the canvas's clip (no clip: all of it), as a region the caller finishes.
@@ -40,7 +34,7 @@ final class PendingClear {
         var clipRegion = pixman_region32_t()
         // On the stack: this runs for every view a frame draws (Canvas.setClip says why).
         withUnsafeTemporaryAllocation(of: pixman_box32_t.self, capacity: clip.count) { boxes in
-            for (i, r) in clip.enumerated() { boxes[i] = Self.box(r) }
+            for (i, r) in clip.enumerated() { boxes[i] = Canvas.box(r) }
             pixman_region32_init_rects(&clipRegion, boxes.baseAddress, Int32(clip.count))
         }
         pixman_region32_init(&out)

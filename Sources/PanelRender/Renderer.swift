@@ -159,7 +159,7 @@ public final class Renderer {
 
     /// A box `margin` whole pixels around `r` (pixels).
     private static func box(around r: Rect, margin: Int32) -> pixman_box32_t {
-        var b = PendingClear.box(r)
+        var b = Canvas.box(r)
         (b.x1, b.y1, b.x2, b.y2) = (b.x1 - margin, b.y1 - margin, b.x2 + margin, b.y2 + margin)
         return b
     }
