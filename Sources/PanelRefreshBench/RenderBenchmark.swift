@@ -269,8 +269,9 @@ enum RenderBenchmark {
 /// aarch64 (perf counters are not available on these machines): each case runs `warmUp` times
 /// (a whole spinner turn: every phase's mask is cached, as in a running kiosk), then
 /// `iterations` times inside `instructionWindow`, the only function callgrind collects in and
-/// dumps after; the plugin counts from its entry to the entry of `windowClosed`
-/// (`scripts/bench-instructions`, `scripts/lib/count-plugin.c`).
+/// dumps after; the plugin counts from its entry to the entry of `windowClosed`, less the
+/// caller's block that calls it, so both end at the return (`scripts/bench-instructions`,
+/// `scripts/lib/count-plugin.c`).
 @MainActor
 enum InstructionCount {
     static let iterations = 5
