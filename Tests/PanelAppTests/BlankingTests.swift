@@ -11,7 +11,7 @@ struct BlankingTests {
     func runtime(blankAfter: Double, backlight: Backlight? = nil)
         throws -> (PanelRuntime, RecordingNotifier, ManualClock, HeadlessDisplay) {
         var configuration = Configuration()
-        configuration.stateDirectory = FileManager.default.temporaryDirectory.path
+        configuration.stateDirectory = try scratchDirectory("state")
         configuration.locale = "en"
         configuration.blankAfter = blankAfter
         let display = HeadlessDisplay(width: 400, height: 240)
@@ -155,7 +155,7 @@ struct HostEnvironmentTests {
     @Test("the language and time zone come from the host the program hands down; appearance.locale wins")
     func handedDown() throws {
         var configuration = Configuration()
-        configuration.stateDirectory = FileManager.default.temporaryDirectory.path
+        configuration.stateDirectory = try scratchDirectory("state")
         let host = HostEnvironment(language: "ru_RU.UTF-8", utcOffset: { _ in 9 * 3600 })
         let runtime = try PanelRuntime(configuration: configuration, display: HeadlessDisplay(width: 400, height: 240),
                                        fonts: try FontLibrary(), notifier: RecordingNotifier(),

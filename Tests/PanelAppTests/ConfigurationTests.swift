@@ -201,7 +201,7 @@ struct RefreshOptionTests {
     @Test("a successful refresh shows its result for result-seconds in the kiosk")
     func resultDwell() throws {
         var configuration = Configuration()
-        configuration.stateDirectory = FileManager.default.temporaryDirectory.path
+        configuration.stateDirectory = try scratchDirectory("state")
         configuration.resultSeconds = 1
         let clock = ManualClock()
         let runtime = try PanelRuntime(configuration: configuration, display: HeadlessDisplay(width: 400, height: 240),

@@ -18,7 +18,7 @@ struct HorizontalListTests {
 
         init(_ settings: [(String, String)]) throws {
             var configuration = Configuration()
-            configuration.stateDirectory = FileManager.default.temporaryDirectory.path
+            configuration.stateDirectory = try scratchDirectory("state")
             for (key, value) in settings { try configuration.set(key, value) }
             runtime = try PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(),
                                        notifier: notifier, source: { SampleItemSource(pages: 3, delay: 0.2, animator: $0) },

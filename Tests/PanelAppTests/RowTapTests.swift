@@ -52,7 +52,7 @@ final class TapKiosk {
     init(_ settings: [(String, String)] = [], answers: [Result<[Item], Error>] = [.success(ScriptedSource.items(20))],
          holding: Bool = false) throws {
         var configuration = Configuration()
-        configuration.stateDirectory = FileManager.default.temporaryDirectory.path
+        configuration.stateDirectory = try scratchDirectory("state")
         for (key, value) in settings { try configuration.set(key, value) }
         var made: ScriptedSource?
         runtime = try PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(), notifier: SilentNotifier(),

@@ -25,7 +25,7 @@ final class FailingSource: ItemSource {
 struct RuntimeTests {
     func runtime(source: @escaping (Animator) -> any ItemSource) throws -> (PanelRuntime, RecordingNotifier, ManualClock, HeadlessDisplay) {
         var configuration = Configuration()
-        configuration.stateDirectory = FileManager.default.temporaryDirectory.path
+        configuration.stateDirectory = try scratchDirectory("state")
         configuration.locale = "en"
         let display = HeadlessDisplay(width: 400, height: 240)
         let notifier = RecordingNotifier()
