@@ -73,17 +73,17 @@ static void window_opened(unsigned int vcpu, void *instructions) {
     if (__atomic_compare_exchange_n(&window_vcpu, &none, (int)vcpu, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
         counted = (uintptr_t)instructions;
         last_block = counted;
-    } else if (in_window(vcpu)) {
-        counted += (uintptr_t)instructions;
-        last_block = (uintptr_t)instructions;
+    } else {
+        block_ran(vcpu, instructions);
     }
 }
 
 // The close function's first block is not the window's, nor is the block that called it:
 // callgrind's window ends at the measured function's return, and the block after it, in the
 // caller, runs from the return address to the call of `close` (the bench has nothing between
-// the two calls that branches). Counting it made every window a few instructions longer than
-// callgrind's: the copies, alike to the instruction otherwise, differed by one a frame.
+// the two calls that branches). Counting it made every window longer than callgrind's by that
+// block: one instruction (the call) in the bench, 1,586,096 against 1,586,095 for five 720p
+// copies.
 static void window_closed(unsigned int vcpu, void *unused) {
     (void)unused;
     if (!in_window(vcpu)) return;
