@@ -8,18 +8,28 @@ import PanelUI
 public final class Canvas {
     /// Where it draws.
     public let surface: Surface
-    /// The clip set last (pixels, as given), empty for none.
-    private(set) var clip: [Rect] = []
+    /// The clip set last, as pixman holds it (whole pixels, rounded outwards), kept until the
+    /// next: a frame asks what of a box is inside it for most views it draws (`clipped`), and
+    /// building it again each time was a region made and freed per view.
+    private let clipRegion = UnsafeMutablePointer<pixman_region32_t>.allocate(capacity: 1)
+    /// Whether a clip is set (`clipRegion` holds it); none: the whole surface.
+    private var hasClip = false
 
     /// A canvas on `surface`.
     public init(surface: Surface) {
         self.surface = surface
+        pixman_region32_init(clipRegion)
+    }
+
+    deinit {
+        pixman_region32_fini(clipRegion)
+        clipRegion.deallocate()
     }
 
     /// Limits drawing to `rects` (pixels); empty: the whole surface.
     public func setClip(_ rects: [Rect]) {
-        clip = rects
-        guard !rects.isEmpty else {
+        hasClip = !rects.isEmpty
+        guard hasClip else {
             pixman_image_set_clip_region32(surface.image, nil)
             return
         }
@@ -27,11 +37,24 @@ public final class Canvas {
         // each time was an allocation, a retain and a release per view (docs/benchmarks.md).
         withUnsafeTemporaryAllocation(of: pixman_box32_t.self, capacity: rects.count) { boxes in
             for (i, r) in rects.enumerated() { boxes[i] = Self.box(r) }
-            var region = pixman_region32_t()
-            pixman_region32_init_rects(&region, boxes.baseAddress, Int32(rects.count))
-            pixman_image_set_clip_region32(surface.image, &region)
-            pixman_region32_fini(&region)
+            pixman_region32_fini(clipRegion)
+            pixman_region32_init_rects(clipRegion, boxes.baseAddress, Int32(rects.count))
         }
+        // pixman copies the region into the image.
+        pixman_image_set_clip_region32(surface.image, clipRegion)
+    }
+
+    /// Makes `out` the part of `box` that drawing reaches now (inside the clip; no clip: all
+    /// of it). The caller finishes `out` (`pixman_region32_fini`).
+    func clipped(_ box: pixman_box32_t, into out: inout pixman_region32_t) {
+        guard hasClip else {
+            var b = box
+            pixman_region32_init_rects(&out, &b, 1)
+            return
+        }
+        pixman_region32_init(&out)
+        pixman_region32_intersect_rect(&out, clipRegion, box.x1, box.y1,
+                                       UInt32(max(0, box.x2 - box.x1)), UInt32(max(0, box.y2 - box.y1)))
     }
 
     /// The box of a rectangle of pixels, rounded outwards: what the clip holds of it.

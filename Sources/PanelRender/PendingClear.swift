@@ -24,37 +24,20 @@ final class PendingClear {
         region.deallocate()
     }
 
-    /// `box` inside the canvas's clip (no clip: all of it), as a region the caller finishes.
-    private func clipped(_ box: pixman_box32_t, to clip: [Rect], into out: inout pixman_region32_t) {
-        if clip.isEmpty {
-            var b = box
-            pixman_region32_init_rects(&out, &b, 1)
-            return
-        }
-        var clipRegion = pixman_region32_t()
-        // On the stack: this runs for every view a frame draws (Canvas.setClip says why).
-        withUnsafeTemporaryAllocation(of: pixman_box32_t.self, capacity: clip.count) { boxes in
-            for (i, r) in clip.enumerated() { boxes[i] = Canvas.box(r) }
-            pixman_region32_init_rects(&clipRegion, boxes.baseAddress, Int32(clip.count))
-        }
-        pixman_region32_init(&out)
-        pixman_region32_intersect_rect(&out, &clipRegion, box.x1, box.y1, UInt32(max(0, box.x2 - box.x1)), UInt32(max(0, box.y2 - box.y1)))
-        pixman_region32_fini(&clipRegion)
-    }
-
-    /// An opaque fill writes every pixel of `box` inside `clip`: those need no clear.
-    func cover(_ box: pixman_box32_t, clip: [Rect]) {
+    /// An opaque fill writes every pixel of `box` inside the canvas's clip: those need no
+    /// clear.
+    func cover(_ box: pixman_box32_t, on canvas: Canvas) {
         var written = pixman_region32_t()
-        clipped(box, to: clip, into: &written)
+        canvas.clipped(box, into: &written)
         pixman_region32_subtract(region, region, &written)
         pixman_region32_fini(&written)
     }
 
-    /// Something that blends is about to draw inside `box` (and `clip`): what is pending
-    /// there is cleared first.
-    func clear(_ box: pixman_box32_t, clip: [Rect], on canvas: Canvas) {
+    /// Something that blends is about to draw inside `box` (and the canvas's clip): what is
+    /// pending there is cleared first.
+    func clear(_ box: pixman_box32_t, on canvas: Canvas) {
         var area = pixman_region32_t()
-        clipped(box, to: clip, into: &area)
+        canvas.clipped(box, into: &area)
         var due = pixman_region32_t()
         pixman_region32_init(&due)
         pixman_region32_intersect(&due, &area, region)

@@ -170,10 +170,10 @@ public final class Renderer {
             if background.alpha == 255, opacity >= 1, view.cornerRadius <= 0 {
                 // The fill writes its rounded box whole (Canvas.fill): no clear under it.
                 pending.cover(pixman_box32_t(x1: Int32(px.minX.rounded()), y1: Int32(px.minY.rounded()),
-                                             x2: Int32(px.maxX.rounded()), y2: Int32(px.maxY.rounded())), clip: canvas.clip)
+                                             x2: Int32(px.maxX.rounded()), y2: Int32(px.maxY.rounded())), on: canvas)
             } else {
                 // It blends, anti-aliased edges a pixel out at most.
-                pending.clear(Self.box(around: px, margin: 1), clip: canvas.clip, on: canvas)
+                pending.clear(Self.box(around: px, margin: 1), on: canvas)
             }
             if view.cornerRadius > 0 {
                 canvas.fillRoundedRect(px, radius: view.cornerRadius * scale, color: background, opacity: opacity)
@@ -184,7 +184,7 @@ public final class Renderer {
         // Content blends over what is there: cleared first, all the view may draw (its extent,
         // as the culling takes it) and two pixels for the masks' margin and anti-aliasing.
         if view is Label || view is ImageView || view is ActivityIndicator {
-            pending.clear(Self.box(around: toPixels(extent), margin: 2), clip: canvas.clip, on: canvas)
+            pending.clear(Self.box(around: toPixels(extent), margin: 2), on: canvas)
         }
         switch view {
         case let label as Label: drawLabel(label, in: px, opacity: opacity, canvas: canvas)
