@@ -16,7 +16,9 @@
 // CURL_GLOBAL_DEFAULT is composed of other macros, which Swift does not import.
 static const long panel_curl_global_default = CURL_GLOBAL_DEFAULT;
 
-// The seven functions PanelApp calls, found in libcurl.so.4 once.
+// The functions PanelApp calls, found in libcurl.so.4 once. curl_easy_header (7.83, 2022)
+// reads the last answer's headers, so the program parses none itself; curl_getdate reads
+// HTTP dates (Retry-After, Date).
 struct panel_curl_api {
     const char *error;  // why loading failed, or NULL
     CURLcode (*global_init)(long);
@@ -26,6 +28,10 @@ struct panel_curl_api {
     CURLcode (*easy_perform)(CURL *);
     void (*easy_cleanup)(CURL *);
     const char *(*easy_strerror)(CURLcode);
+    CURLHcode (*easy_header)(CURL *, const char *, size_t, unsigned int, int, struct curl_header **);
+    time_t (*getdate)(const char *, const time_t *);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
 };
 
 static inline struct panel_curl_api *panel_curl_api_storage(void) {
@@ -48,8 +54,14 @@ static inline void panel_curl_load_once(void) {
     api->easy_perform = (CURLcode (*)(CURL *))dlsym(library, "curl_easy_perform");
     api->easy_cleanup = (void (*)(CURL *))dlsym(library, "curl_easy_cleanup");
     api->easy_strerror = (const char *(*)(CURLcode))dlsym(library, "curl_easy_strerror");
+    api->easy_header = (CURLHcode (*)(CURL *, const char *, size_t, unsigned int, int, struct curl_header **))
+        dlsym(library, "curl_easy_header");
+    api->getdate = (time_t (*)(const char *, const time_t *))dlsym(library, "curl_getdate");
+    api->slist_append = (struct curl_slist *(*)(struct curl_slist *, const char *))dlsym(library, "curl_slist_append");
+    api->slist_free_all = (void (*)(struct curl_slist *))dlsym(library, "curl_slist_free_all");
     if (!api->global_init || !api->easy_init || !api->easy_setopt || !api->easy_getinfo || !api->easy_perform
-        || !api->easy_cleanup || !api->easy_strerror) {
+        || !api->easy_cleanup || !api->easy_strerror || !api->easy_header || !api->getdate || !api->slist_append
+        || !api->slist_free_all) {
         api->error = "libcurl.so.4 lacks a function the HTTP source needs";
         return;
     }
@@ -90,4 +102,33 @@ static inline CURLcode panel_curl_set_write_function(CURL *handle, panel_curl_wr
 }
 static inline CURLcode panel_curl_get_long(CURL *handle, CURLINFO info, long *value) {
     return panel_curl_api_storage()->easy_getinfo(handle, info, value);
+}
+static inline CURLcode panel_curl_get_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return panel_curl_api_storage()->easy_getinfo(handle, info, value);
+}
+
+// The value of the last answer's header `name` (the last of several; case does not matter),
+// or NULL when it has none. Valid until the next transfer or cleanup of `handle`.
+static inline const char *panel_curl_header(CURL *handle, const char *name) {
+    struct curl_header *header = NULL;
+    if (panel_curl_api_storage()->easy_header(handle, name, 0, CURLH_HEADER, -1, &header) != CURLHE_OK || !header) return NULL;
+    if (header->amount > 1) {
+        struct curl_header *last = NULL;
+        if (panel_curl_api_storage()->easy_header(handle, name, header->amount - 1, CURLH_HEADER, -1, &last) == CURLHE_OK && last)
+            header = last;
+    }
+    return header->value;
+}
+
+// An HTTP date (RFC 9110 5.6.7, and the obsolete forms) as seconds since 1970, or -1.
+static inline long long panel_curl_getdate(const char *text) {
+    return (long long)panel_curl_api_storage()->getdate(text, NULL);
+}
+
+// Request headers: a list libcurl copies each line into, freed with panel_curl_slist_free.
+static inline struct curl_slist *panel_curl_slist_append(struct curl_slist *list, const char *line) {
+    return panel_curl_api_storage()->slist_append(list, line);
+}
+static inline void panel_curl_slist_free(struct curl_slist *list) {
+    if (list) panel_curl_api_storage()->slist_free_all(list);
 }

@@ -40,8 +40,32 @@ public enum BoundedFile {
         case streams
     }
 
+    /// A regular file's size and modification time as `fstat` gave them for the descriptor read.
+    public struct Stamp: Sendable, Hashable {
+        /// Bytes.
+        public var size: Int
+        /// `st_mtim`: seconds since 1970.
+        public var modifiedSeconds: Int
+        /// `st_mtim`: nanoseconds into that second.
+        public var modifiedNanoseconds: Int
+    }
+
     /// The file's bytes, at most `limit` of them.
     public static func read(_ path: String, limit: Int, accepts: Accepts = .regularFiles) throws(Failure) -> [UInt8] {
+        var stamp: Stamp?
+        return try read(path, limit: limit, accepts: accepts, stamp: &stamp)
+    }
+
+    /// A regular file's bytes (at most `limit`) with its size and time as they were when it was
+    /// opened: what tells a file that did not change (`FileItemSource`).
+    public static func readStamped(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], stamp: Stamp) {
+        var stamp: Stamp?
+        let bytes = try read(path, limit: limit, accepts: .regularFiles, stamp: &stamp)
+        guard let stamp else { throw .notRegular(kind: "a special file") }
+        return (bytes, stamp)
+    }
+
+    private static func read(_ path: String, limit: Int, accepts: Accepts, stamp: inout Stamp?) throws(Failure) -> [UInt8] {
         let flags = O_RDONLY | O_CLOEXEC | (accepts == .regularFiles ? O_NONBLOCK : 0)
         let fd = open(path, flags)
         guard fd >= 0 else { throw .unreadable(errno: errno) }
@@ -51,6 +75,7 @@ public enum BoundedFile {
             guard fstat(fd, &info) == 0 else { throw .unreadable(errno: errno) }
             let kind = info.st_mode & S_IFMT
             guard kind == S_IFREG else { throw .notRegular(kind: Self.kind(kind)) }
+            stamp = Stamp(size: Int(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec), modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)

@@ -26,11 +26,12 @@ open class RefreshBanner: View {
         isHidden = true
     }
 
-    /// "Could not refresh: `reason` · items from `time`" in `localizer`'s language (without the
-    /// time when none is known).
-    public static func text(reason: String, itemsFrom time: String?, localizer: RefreshLocalizer) -> String {
+    /// "Could not refresh: `reason` · items from `time` · retrying at `retry`" in `localizer`'s
+    /// language (without the times that are not known: no items yet, no next attempt).
+    public static func text(reason: String, itemsFrom time: String?, retryingAt retry: String? = nil, localizer: RefreshLocalizer) -> String {
         var text = localizer.text(.refreshFailed) + ": " + reason
         if let time { text += " · " + localizer.text(.itemsFrom).replacing("{time}", with: time) }
+        if let retry { text += " · " + localizer.text(.retryingAt).replacing("{time}", with: retry) }
         return text
     }
 

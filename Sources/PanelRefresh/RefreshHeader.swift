@@ -295,6 +295,11 @@ open class RefreshHeader: RefreshComponent {
         sv.setComponentInset(EdgeInsets(top: top - originalTop), for: self)
     }
 
+    /// Sets the last-updated time to now, as a successful refresh's end does: for a refresh the
+    /// app made without the header (a silent one, on a timer), so the header's "Updated" line
+    /// still tells when the data last came.
+    public func stampLastUpdated() { recordLastUpdated() }
+
     private func recordLastUpdated() {
         guard let date = animator?.clock.date else { return }
         do {

@@ -110,6 +110,9 @@ public enum RefreshTextKey: String, Sendable, Hashable, CaseIterable {
     /// The banner over a list whose refresh failed: "Could not refresh: reason · items from
     /// 10:42" (`itemsFrom` holds `{time}` where the time of the items shown goes).
     case refreshFailed, itemsFrom
+    /// The banner's next attempt when the kiosk refreshes by itself: "retrying at 10:45"
+    /// (`{time}` where the time goes).
+    case retryingAt
     /// The control that leaves a detail page.
     case back
     /// The second floor's hint at its bottom edge: the way back to the list.

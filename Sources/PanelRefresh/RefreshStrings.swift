@@ -55,6 +55,7 @@ enum RefreshStrings {
         case .retry: return "Try again"
         case .refreshFailed: return "Could not refresh"
         case .itemsFrom: return "items from {time}"
+        case .retryingAt: return "retrying at {time}"
         case .back: return "Back"
         case .twoLevelBackHint: return "Push up to go back"
         }
@@ -94,6 +95,7 @@ enum RefreshStrings {
         case .retry: return "重试"
         case .refreshFailed: return "刷新失败"
         case .itemsFrom: return "{time} 的内容"
+        case .retryingAt: return "{time} 重试"
         case .back: return "返回"
         case .twoLevelBackHint: return "上推返回"
         }
@@ -133,6 +135,7 @@ enum RefreshStrings {
         case .retry: return "重試"
         case .refreshFailed: return "重新整理失敗"
         case .itemsFrom: return "{time} 的內容"
+        case .retryingAt: return "{time} 重試"
         case .back: return "返回"
         case .twoLevelBackHint: return "上推返回"
         }
@@ -172,6 +175,7 @@ enum RefreshStrings {
         case .retry: return "다시 시도"
         case .refreshFailed: return "새로고침 실패"
         case .itemsFrom: return "{time} 기준 항목"
+        case .retryingAt: return "{time}에 다시 시도"
         case .back: return "뒤로"
         case .twoLevelBackHint: return "위로 밀어 돌아가기"
         }
@@ -211,6 +215,7 @@ enum RefreshStrings {
         case .retry: return "Повторить"
         case .refreshFailed: return "Не удалось обновить"
         case .itemsFrom: return "данные от {time}"
+        case .retryingAt: return "повтор в {time}"
         case .back: return "Назад"
         case .twoLevelBackHint: return "Смахните вверх, чтобы вернуться"
         }
@@ -250,6 +255,7 @@ enum RefreshStrings {
         case .retry: return "Повторити"
         case .refreshFailed: return "Не вдалося оновити"
         case .itemsFrom: return "дані від {time}"
+        case .retryingAt: return "повтор о {time}"
         case .back: return "Назад"
         case .twoLevelBackHint: return "Проведіть угору, щоб повернутися"
         }

@@ -35,6 +35,7 @@ extension RefreshStrings {
         case .retry: return "Erneut versuchen"
         case .refreshFailed: return "Aktualisierung fehlgeschlagen"
         case .itemsFrom: return "Stand {time}"
+        case .retryingAt: return "neuer Versuch um {time}"
         case .back: return "Zurück"
         case .twoLevelBackHint: return "Nach oben schieben, um zurückzukehren"
         }
@@ -74,6 +75,7 @@ extension RefreshStrings {
         case .retry: return "Réessayer"
         case .refreshFailed: return "Actualisation impossible"
         case .itemsFrom: return "éléments de {time}"
+        case .retryingAt: return "nouvel essai à {time}"
         case .back: return "Retour"
         case .twoLevelBackHint: return "Pousser vers le haut pour revenir"
         }
@@ -113,6 +115,7 @@ extension RefreshStrings {
         case .retry: return "Reintentar"
         case .refreshFailed: return "No se pudo actualizar"
         case .itemsFrom: return "datos de las {time}"
+        case .retryingAt: return "reintento a las {time}"
         case .back: return "Atrás"
         case .twoLevelBackHint: return "Empuja hacia arriba para volver"
         }
@@ -152,6 +155,7 @@ extension RefreshStrings {
         case .retry: return "Riprova"
         case .refreshFailed: return "Aggiornamento non riuscito"
         case .itemsFrom: return "dati delle {time}"
+        case .retryingAt: return "nuovo tentativo alle {time}"
         case .back: return "Indietro"
         case .twoLevelBackHint: return "Spingi su per tornare"
         }
@@ -191,6 +195,7 @@ extension RefreshStrings {
         case .retry: return "Tentar de novo"
         case .refreshFailed: return "Não foi possível atualizar"
         case .itemsFrom: return "itens de {time}"
+        case .retryingAt: return "nova tentativa às {time}"
         case .back: return "Voltar"
         case .twoLevelBackHint: return "Empurre para cima para voltar"
         }
@@ -230,6 +235,7 @@ extension RefreshStrings {
         case .retry: return "再試行"
         case .refreshFailed: return "更新できませんでした"
         case .itemsFrom: return "{time} 時点の項目"
+        case .retryingAt: return "{time} に再試行"
         case .back: return "戻る"
         case .twoLevelBackHint: return "上に押して戻る"
         }

@@ -35,6 +35,7 @@ extension RefreshStrings {
         case .retry: return "أعد المحاولة"
         case .refreshFailed: return "تعذّر التحديث"
         case .itemsFrom: return "العناصر من {time}"
+        case .retryingAt: return "إعادة المحاولة عند {time}"
         case .back: return "رجوع"
         case .twoLevelBackHint: return "ادفع لأعلى للعودة"
         }
@@ -74,6 +75,7 @@ extension RefreshStrings {
         case .retry: return "נסו שוב"
         case .refreshFailed: return "הרענון נכשל"
         case .itemsFrom: return "פריטים מ־{time}"
+        case .retryingAt: return "ניסיון חוזר ב־{time}"
         case .back: return "חזרה"
         case .twoLevelBackHint: return "דחפו למעלה כדי לחזור"
         }

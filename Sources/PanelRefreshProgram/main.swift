@@ -8,7 +8,7 @@ import PanelInput
 import PanelRender
 import PanelRefresh
 
-let version = "0.1.0"
+let version = ProgramVersion.current
 let usage = CommandHelp.overview(version: version)
 
 /// Logs `message` and exits with `code`; a usage error (2) also prints the usage of `command`

@@ -7,6 +7,35 @@ public protocol ListDataSource: AnyObject {
     func numberOfRows(in list: ListView) -> Int
     /// Fills a (possibly reused) cell for `row`.
     func list(_ list: ListView, configure cell: ListCell, forRow row: Int)
+    /// The stable identity of the item `row` shows (a server's id), by which
+    /// `reloadData(keeping:)` finds it again after the data changed; nil: none (by default),
+    /// and then a reload keeps the offset only.
+    func list(_ list: ListView, identifierForRow row: Int) -> String?
+}
+
+extension ListDataSource {
+    /// No identities: a reload keeps the offset, not a row.
+    public func list(_ list: ListView, identifierForRow row: Int) -> String? { nil }
+}
+
+/// The row the reader is looking at, by its identity, and where it is on screen: taken with
+/// `ListView.placeAnchor()` before the data changes and given to `reloadData(keeping:)` after,
+/// so that row stays where it was on the glass whatever was added or removed above it
+/// (UITableView leaves this to the app; RecyclerView does it for adapters with stable ids).
+public struct ListAnchor: Sendable, Equatable {
+    /// The row's identity (`ListDataSource.list(_:identifierForRow:)`).
+    public var identifier: String
+    /// Where the row was: its start minus the visible area's start along the rows, points
+    /// (0 or less: its start was at or above the list's top edge).
+    public var offset: Double
+    /// The row's index when the anchor was taken (a hint where to look first).
+    public var row: Int
+
+    /// An anchor on the row `identifier` that was at index `row`, `offset` points from the
+    /// visible area's start.
+    public init(identifier: String, offset: Double, row: Int) {
+        (self.identifier, self.offset, self.row) = (identifier, offset, row)
+    }
 }
 
 /// Hears about taps on rows.
@@ -95,6 +124,52 @@ open class ListView: ScrollView {
 
     /// The data source's row count.
     open override var totalDataCount: Int { numberOfRows }
+
+    /// The first row on screen, by its identity, to keep in place across a change of the
+    /// data (`reloadData(keeping:)`). Nil when there is no row, the data source gives no
+    /// identities, or the list shows its very start (scrolled to the top, or pulled past it):
+    /// then what a refresh adds at the start shows, as a pull to refresh means it to.
+    public func placeAnchor() -> ListAnchor? {
+        guard numberOfRows > 0, let dataSource else { return nil }
+        let start = orientation == .vertical ? contentOffset.y : contentOffset.x
+        let minimum = orientation == .vertical ? minimumContentOffset.y : minimumContentOffset.x
+        // Half a point: an offset that rests at the start, give or take rounding.
+        guard start > minimum + 0.5 else { return nil }
+        // The row under the visible area's start (the content's start under a top inset is
+        // the first row's).
+        let row = rowIndex(atY: max(start, 0))
+        guard let identifier = dataSource.list(self, identifierForRow: row) else { return nil }
+        return ListAnchor(identifier: identifier, offset: span(rectForRow(row)).min - start, row: row)
+    }
+
+    /// Reloads (`reloadData()`), then keeps the reader's place: the anchored row, found again
+    /// by its identity, is put back where it was on screen (to the point: the content moves by
+    /// what was added or removed above it, and a drag or fling under way goes on from there).
+    /// When the row is gone, or `anchor` is nil, the offset stays, brought back into range
+    /// when the content became shorter than it.
+    public func reloadData(keeping anchor: ListAnchor?) {
+        reloadData()
+        if let anchor, let row = row(forIdentifier: anchor.identifier, near: anchor.row) {
+            let start = orientation == .vertical ? contentOffset.y : contentOffset.x
+            let wanted = span(rectForRow(row)).min - anchor.offset
+            shiftContent(by: orientation == .vertical ? Point(x: 0, y: wanted - start) : Point(x: wanted - start, y: 0))
+        }
+        clampContentOffset()
+    }
+
+    /// The row whose identity is `identifier`, looked for from `near` outwards (rows added or
+    /// removed above move it by a few); nil when no row has it.
+    private func row(forIdentifier identifier: String, near: Int) -> Int? {
+        guard let dataSource, numberOfRows > 0 else { return nil }
+        let center = min(max(near, 0), numberOfRows - 1)
+        for distance in 0..<numberOfRows {
+            let after = center + distance, before = center - distance
+            guard after < numberOfRows || before >= 0 else { break }
+            if after < numberOfRows, dataSource.list(self, identifierForRow: after) == identifier { return after }
+            if distance > 0, before >= 0, dataSource.list(self, identifierForRow: before) == identifier { return before }
+        }
+        return nil
+    }
 
     /// Reads the row count (and heights) again and refreshes the cells on screen.
     public func reloadData() {

@@ -458,6 +458,31 @@ open class ScrollView: View {
         setContentOffset(target, duration: duration, completion: completion)
     }
 
+    /// Moves the content by `delta` points with no jump in what moves it: a drag under way goes
+    /// on from the new place under the same finger, a fling or bounce restarts there with the
+    /// velocity it had, an animated scroll stops where it is. For content whose start changed
+    /// under the reader (rows added or removed above the visible ones, `ListView.reloadData(keeping:)`).
+    public func shiftContent(by delta: Point) {
+        guard delta != .zero, delta.x.isFinite, delta.y.isFinite else { return }
+        dragOrigin += delta
+        let velocity = isDecelerating ? motionVelocity : nil
+        if ownAnimator.isRunning(motionKey) { ownAnimator.cancel(motionKey) }
+        if ownAnimator.isRunning(offsetAnimationKey) { ownAnimator.cancel(offsetAnimationKey) }
+        isDecelerating = false
+        motionVelocity = .zero
+        setOffset(contentOffset + delta)
+        if let velocity, !isDragging { startMotion(velocity: velocity) }
+    }
+
+    /// Brings a resting offset back into the scroll range on both axes (after the content
+    /// shrank under it); a drag, fling or animation in progress keeps the offset it owns.
+    public func clampContentOffset() {
+        guard !isDragging, !isDecelerating, !isAnimatingOffset else { return }
+        let lo = minimumContentOffset, hi = maximumContentOffset
+        let clamped = Point(x: min(max(contentOffset.x, lo.x), hi.x), y: min(max(contentOffset.y, lo.y), hi.y))
+        if clamped != contentOffset { setOffset(clamped) }
+    }
+
     /// Moves the content to `offset` over `duration` s from where it is now (its presented
     /// position, never a remembered one); stops a fling or bounce.
     public func setContentOffset(_ offset: Point, duration: Double, curve: AnimationCurve = .easeInOut,

@@ -23,6 +23,9 @@ public final class TouchDispatcher {
     /// Hears every tap, with the view that took it (nil: nobody).
     public var onTap: ((TapRecognizer.Tap, View?) -> Void)?
     private var fingersDown = false
+    /// Whether a finger is on the glass now (since the last frame that had one): what waits for
+    /// the person to let go (an automatic refresh) asks this.
+    public var isTouching: Bool { fingersDown }
     private var panned = false
     /// The fingers came down on a scroll view in a fling: that touch is the catch that stops
     /// it, and its tap selects nothing (UIScrollView's; a kiosk that opens items would

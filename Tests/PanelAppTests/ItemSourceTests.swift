@@ -5,6 +5,12 @@ import PanelRefresh
 
 @MainActor
 func load(_ source: any ItemSource, page: Int = 0, size: Int = 20) async -> Result<[Item], Error> {
+    await loadPage(source, page: page, size: size).map(\.items)
+}
+
+/// The whole answer of a load: its items and what the source said of them.
+@MainActor
+func loadPage(_ source: any ItemSource, page: Int = 0, size: Int = 20) async -> Result<ItemPage, Error> {
     await withCheckedContinuation { continuation in
         source.load(page: page, pageSize: size) { continuation.resume(returning: $0) }
     }
@@ -163,6 +169,7 @@ struct RowFieldTests {
     func fields() throws {
         let items = try ItemParser.parse(Data(#"[{"name":"Ada","role":"engineer"}]"#.utf8), source: "t",
                                          fields: ItemParser.Fields(title: "name", subtitle: "role"))
-        #expect(items == [Item(id: "1", title: "Ada", subtitle: "engineer")])
+        // No id field: the title is the item's id.
+        #expect(items == [Item(id: "Ada", title: "Ada", subtitle: "engineer")])
     }
 }

@@ -186,7 +186,7 @@ struct SessionTests {
     func failure() {
         final class Failing: ItemSource {
             struct Down: Error, CustomStringConvertible { var description: String { "server down" } }
-            func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
+            func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void) {
                 completion(.failure(Down()))
             }
         }

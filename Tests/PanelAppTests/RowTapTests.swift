@@ -13,7 +13,7 @@ final class ScriptedSource: ItemSource {
     var answers: [Result<[Item], Error>]
     var delay: Double
     var holding = false
-    private var held: [(@MainActor (Result<[Item], Error>) -> Void, Result<[Item], Error>)] = []
+    private var held: [(@MainActor (Result<ItemPage, Error>) -> Void, Result<ItemPage, Error>)] = []
     private let animator: Animator
     private(set) var loads = 0
 
@@ -21,8 +21,8 @@ final class ScriptedSource: ItemSource {
         (self.answers, self.delay, self.animator) = (answers, delay, animator)
     }
 
-    func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
-        let answer = page > 0 ? .success([]) : (answers.count > 1 ? answers.removeFirst() : answers[0])
+    func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void) {
+        let answer = (page > 0 ? .success([]) : (answers.count > 1 ? answers.removeFirst() : answers[0])).map { ItemPage(items: $0) }
         if page == 0 { loads += 1 }
         if holding { held.append((completion, answer)); return }
         animator.schedule(nil, after: delay) { completion(answer) }

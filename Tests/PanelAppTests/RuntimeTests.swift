@@ -15,7 +15,7 @@ final class RecordingNotifier: ServiceNotifier {
 /// A source that fails, for the STATUS path.
 @MainActor
 final class FailingSource: ItemSource {
-    func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
+    func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void) {
         completion(.failure(DataSourceError.unreachable(source: "http://panel/items", reason: "connection refused")))
     }
 }

@@ -9,9 +9,9 @@ import PanelRefresh
 @MainActor
 final class TellingSource: ItemSource {
     var next: Result<[Item], Error>?
-    func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
-        guard page == 0 else { return completion(.success([])) }
-        if let next { completion(next) }
+    func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void) {
+        guard page == 0 else { return completion(.success(ItemPage(items: []))) }
+        if let next { completion(next.map { ItemPage(items: $0) }) }
     }
 }
 

@@ -78,6 +78,7 @@ public enum RunCommand {
         var fields = ItemParser.Fields(title: configuration.titleField, subtitle: configuration.subtitleField)
         (fields.image, fields.detail, fields.badge, fields.body) = (configuration.imageField, configuration.detailField,
                                                                     configuration.badgeField, configuration.bodyField)
+        fields.id = configuration.idField
         switch configuration.source {
         case .sample:
             return SampleItemSource(pages: 5, delay: configuration.refreshSeconds, animator: animator)
@@ -94,7 +95,8 @@ public enum RunCommand {
             return source
         case .http:
             let source = HTTPItemSource(url: configuration.url ?? "", timeout: configuration.timeout,
-                                        passwordFile: configuration.urlPasswordFile)
+                                        passwordFile: configuration.urlPasswordFile, stateDirectory: configuration.stateDirectory)
+            source.headerFile = configuration.headerFile
             source.fields = fields
             source.runsInline = inline
             return source

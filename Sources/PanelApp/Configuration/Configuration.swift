@@ -101,6 +101,9 @@ public struct Configuration: Sendable {
     /// A file holding the HTTP password (absolute, or a credential's name in
     /// `$CREDENTIALS_DIRECTORY`); nil: the URL's own, if any.
     public var urlPasswordFile: String?
+    /// `data.header-file`: a file of extra HTTP request headers (absolute, or a credential's
+    /// name in `$CREDENTIALS_DIRECTORY`); nil: none.
+    public var headerFile: String?
     /// `data.timeout`: seconds a command or request may take.
     public var timeout: Double = 10
     /// `data.page-size`: items per page.
@@ -119,6 +122,9 @@ public struct Configuration: Sendable {
     public var badgeField = "badge"
     /// `rows.body`: the item field the detail page shows.
     public var bodyField = "body"
+    /// `rows.id`: the item field holding its stable id (else its title is its id), by which a
+    /// refresh keeps the reader's place.
+    public var idField = "id"
     /// What a tap on a row does (`rows.tap`).
     public enum TapAction: String, Sendable, CaseIterable {
         /// Nothing (a trace line).
@@ -248,6 +254,16 @@ public struct Configuration: Sendable {
     public var resultSeconds = 0.0
     /// Seconds a refresh shows its spinner at least.
     public var minimumRefreshingSeconds = RefreshComponent.defaultMinimumRefreshingDuration
+    /// `refresh.every`: seconds between the kiosk's own refreshes; 0: only when asked.
+    public var refreshEvery = 0.0
+    /// `refresh.jitter`: the fraction each wait varies by (0 to 0.5; 0.1).
+    public var refreshJitter = 0.1
+    /// `refresh.quiet-after-touch`: seconds after the last touch before a due refresh runs (30).
+    public var quietAfterTouch = 30.0
+    /// `refresh.auto-style`: how the kiosk's own refreshes show.
+    public var autoStyle = PanelSession.AutoStyle.silent
+    /// `refresh.backoff-max`: the longest wait after failed refreshes, seconds (900).
+    public var backoffMax = 900.0
     // [state]
     /// `state.directory`: where the last-updated time is kept.
     public var stateDirectory = "/var/lib/panel-refresh"
@@ -256,6 +272,15 @@ public struct Configuration: Sendable {
     /// `state.cache-directory`: where pictures fetched over HTTP are kept; nil: `$CACHE_DIRECTORY`
     /// (the unit's `CacheDirectory=`), else they are kept in memory only.
     public var cacheDirectory: String?
+    /// `state.control-socket`: the control socket's path; nil: `$RUNTIME_DIRECTORY/control`
+    /// (the unit's `RuntimeDirectory=`), else `/run/panel-refresh/control`.
+    public var controlSocket: String?
+    /// `state.control-socket = none`: no control socket.
+    public var controlSocketDisabled = false
+    /// `state.metrics-file`: where the metrics are written every `metricsSeconds`; nil: nowhere.
+    public var metricsFile: String?
+    /// `state.metrics-seconds`: seconds between writes of the metrics file (60).
+    public var metricsSeconds = 60.0
     // [limits]
     /// The most pixels one image may declare (`PNG.defaultMaxPixels`, 16 Mpx).
     public var maxImagePixels = PNG.defaultMaxPixels
@@ -396,6 +421,13 @@ public struct Configuration: Sendable {
                 // Outside the unit a credential's folder is not set: only a path can be checked here.
                 if name.hasPrefix("/") || getenv("CREDENTIALS_DIRECTORY") != nil {
                     problems.append(("data.url-password-file", "data.url-password-file: \(error)"))
+                }
+            }
+        }
+        if let name = headerFile {
+            do { _ = try HTTPItemSource.readHeaders(name) } catch {
+                if name.hasPrefix("/") || getenv("CREDENTIALS_DIRECTORY") != nil {
+                    problems.append(("data.header-file", "data.header-file: \(error)"))
                 }
             }
         }
@@ -555,6 +587,11 @@ public struct Configuration: Sendable {
                 if !$1.hasPrefix("/") && $1.contains("/") { throw ValueError(message: "\"\($1)\" is not an absolute path or a credential's name (no /)") }
                 $0.urlPasswordFile = $1
             },
+            Key(section: "data", name: "header-file", doc: "a file of extra HTTP request headers, one Name: value a line (e.g. Authorization: Bearer ...), for the list's requests: an absolute path, or the name of a systemd credential (LoadCredential=NAME:PATH), read from $CREDENTIALS_DIRECTORY at every request. Its values are never logged; a malformed line fails the request naming only its number") {
+                guard !$1.isEmpty, !$1.contains("\0") else { throw ValueError(message: "\"\($1)\" is not a path or a credential's name") }
+                if !$1.hasPrefix("/") && $1.contains("/") { throw ValueError(message: "\"\($1)\" is not an absolute path or a credential's name (no /)") }
+                $0.headerFile = $1
+            },
             Key(section: "data", name: "timeout", doc: "seconds a command or request may take (0.1 to 600)") { $0.timeout = try number($1, 0.1...600) },
             Key(section: "data", name: "page-size", doc: "items per page; a shorter page means no more data (1 to 1000)") { $0.pageSize = try integer($1, 1...1000) },
             Key(section: "data", name: "refresh-seconds", doc: "how long the sample source takes to load, seconds (0 to 60)") { $0.refreshSeconds = try number($1, refreshSecondsRange) },
@@ -565,6 +602,7 @@ public struct Configuration: Sendable {
             Key(section: "rows", name: "detail", doc: "the item field shown at the row's trailing edge on one line (a time, a price, a status; a number is shown as it is)") { $0.detailField = $1 },
             Key(section: "rows", name: "badge", doc: "the item field shown in a small red badge after the detail (a count, \"new\")") { $0.badgeField = $1 },
             Key(section: "rows", name: "body", doc: "the item field the detail page shows under the title, wrapped and scrollable (rows.tap = detail)") { $0.bodyField = $1 },
+            Key(section: "rows", name: "id", doc: "the item field holding its stable id, a string or a number (an item without one is known by its title). After a refresh the row at the top of the screen stays where it was when its id is still in the list; else the offset stays") { $0.idField = $1 },
             Key(section: "rows", name: "tap", doc: "what a tap on a row does: none, detail (a page with the item's picture, title and body, closed by its back control or a swipe from the leading edge) or command (rows.tap-command runs with the item)") {
                 $0.tapAction = try choice($1, TapAction.self)
             },
@@ -661,12 +699,42 @@ public struct Configuration: Sendable {
             Key(section: "refresh", name: "minimum-seconds", doc: "the least time a refresh shows its spinner, so a source that answers at once does not flash it, seconds (0 to 10)") {
                 $0.minimumRefreshingSeconds = try number($1, 0...10)
             },
+            Key(section: "refresh", name: "every", doc: "seconds between the kiosk's own refreshes, 1 to 86400; 0: only when asked (a pull, panel-refresh ctl refresh, SIGHUP). Each wait is every x (1 ± jitter), the first a random part of every after the first load (drawn from the machine id, so panels booted together spread out); a refresh is never started while another runs, while a finger is on the glass, a detail page or the second floor is open, within quiet-after-touch of the last touch, or while the panel is blank (a due one runs when it wakes). Failures back off (backoff-max); an HTTP server's Cache-Control max-age and Retry-After hold the next request back") {
+                $0.refreshEvery = try zeroOr($1, 1...86_400)
+            },
+            Key(section: "refresh", name: "jitter", doc: "the fraction each wait between the kiosk's own refreshes varies by, 0 to 0.5 (0.1: every 60 s is 54 to 66 s)") {
+                $0.refreshJitter = try number($1, 0...0.5)
+            },
+            Key(section: "refresh", name: "quiet-after-touch", doc: "seconds after the last touch before a due refresh of the kiosk's own runs, 0 to 3600 (30): nobody reading the list has it change under them") {
+                $0.quietAfterTouch = try number($1, 0...3600)
+            },
+            Key(section: "refresh", name: "auto-style", doc: "how the kiosk's own refreshes show: silent (the rows change in place, the row at the top of the screen kept where it is, the header's time set; the default) or header (the header opens, spins and closes, as a pull would; the list goes to its top)") {
+                $0.autoStyle = try choice($1, PanelSession.AutoStyle.self)
+            },
+            Key(section: "refresh", name: "backoff-max", doc: "the longest wait after failed refreshes, seconds, 1 to 86400 (900): after n failures in a row the wait is drawn from 0 to min(backoff-max, every x 2^n), so its mean doubles from every; a success resets it") {
+                $0.backoffMax = try number($1, 1...86_400)
+            },
             Key(section: "state", name: "directory", doc: "where the last-updated time is kept; unset: $STATE_DIRECTORY when systemd sets it (the unit's StateDirectory), else /var/lib/panel-refresh") {
                 $0.stateDirectory = try path($1)
                 $0.stateDirectoryIsSet = true
             },
             Key(section: "state", name: "cache-directory", doc: "where pictures fetched over HTTP are kept across restarts; unset: $CACHE_DIRECTORY when systemd sets it (the unit's CacheDirectory), else they are kept in memory only") {
                 $0.cacheDirectory = try path($1)
+            },
+            Key(section: "state", name: "control-socket", doc: "the control socket panel-refresh ctl talks to (status, refresh, screenshot, metrics, blank, wake): a path; none: no socket; unset: $RUNTIME_DIRECTORY/control when systemd sets it (the unit's RuntimeDirectory), else /run/panel-refresh/control. Made 0600; only root and the kiosk's own user are answered") {
+                if $1 == "none" {
+                    $0.controlSocketDisabled = true
+                    $0.controlSocket = nil
+                } else {
+                    $0.controlSocket = try path($1)
+                    $0.controlSocketDisabled = false
+                }
+            },
+            Key(section: "state", name: "metrics-file", doc: "a file the kiosk's metrics are written to every metrics-seconds, in Prometheus' text format (node_exporter's textfile collector reads *.prom files), written whole and renamed; unset: none (panel-refresh ctl metrics gives them at any time)") {
+                $0.metricsFile = try path($1)
+            },
+            Key(section: "state", name: "metrics-seconds", doc: "seconds between writes of the metrics file, 1 to 3600 (60)") {
+                $0.metricsSeconds = try number($1, 1...3600)
             },
             Key(section: "limits", name: "image-pixels", doc: "the most pixels one image file may declare, checked from its header before decoding (65536 to 268435456; 16777216, 16 Mpx); a second floor may have at most four times the screen's pixels") {
                 $0.maxImagePixels = try integer($1, 65_536...268_435_456)

@@ -39,10 +39,40 @@ public struct HTTPLimits: Sendable, Equatable {
     public init(maxBytes: Int = ItemParser.maxBytes, timeout: Double) { (self.maxBytes, self.timeout) = (maxBytes, timeout) }
 }
 
+/// What an HTTP answer said beside its body: the validators a conditional request sends back,
+/// how long it is fresh, and what it cost on the wire.
+struct HTTPAnswer: Sendable, Equatable {
+    /// 2xx, or 304 (only to a conditional request).
+    var status: Int
+    /// The body as the write callback got it: decoded (gzip, deflate, br), never more than the limit.
+    var body: [UInt8]
+    /// `ETag`, verbatim (sent back as `If-None-Match`).
+    var etag: String?
+    /// `Last-Modified`, verbatim (sent back as `If-Modified-Since`).
+    var lastModified: String?
+    /// `Cache-Control: max-age`, seconds: the shortest wait before the next automatic request.
+    var maxAge: Double?
+    /// `Cache-Control: no-store`: nothing of this answer is kept.
+    var noStore = false
+    /// Bytes that came over the wire: the headers and the body as sent (compressed, when it was).
+    var bytesReceived = 0
+
+    /// Whether the server said the kept copy is still good (304 Not Modified).
+    var notModified: Bool { status == 304 }
+}
+
 /// One GET through libcurl's easy interface. Blocking: call it off the main actor.
 enum HTTPFetch {
     /// Why libcurl cannot be used (it is loaded, and set up, at the first transfer), or nil.
     private static var unavailable: String? { panel_curl_load().map { String(cString: $0) } }
+
+    /// What every request says it is: `panel-refresh/VERSION` (a server's logs tell kiosks and
+    /// their versions apart).
+    static let userAgent = "panel-refresh/\(ProgramVersion.current)"
+
+    /// The longest `Retry-After` or `max-age` taken as said, seconds: a day. A server that asks
+    /// for more (or a hostile one) is waited on for a day, then asked again.
+    static let maxWait: Double = 86_400
 
     /// The body collected by the write callback, never more than `limit` bytes.
     private final class Sink {
@@ -53,8 +83,9 @@ enum HTTPFetch {
         init(limit: Int, cancel: CancelFlag?) { (self.limit, self.cancel) = (limit, cancel) }
     }
 
-    /// libcurl hands each piece of the body here; returning less than it got ends the transfer
-    /// with CURLE_WRITE_ERROR, which is how the limit holds for bodies of unknown length.
+    /// libcurl hands each piece of the (decoded) body here; returning less than it got ends the
+    /// transfer with CURLE_WRITE_ERROR, which is how the limit holds for bodies of unknown
+    /// length and for compressed ones, whatever they expand to.
     private static let write: panel_curl_write_callback = { data, size, count, user in
         guard let data, let user else { return 0 }
         let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
@@ -69,21 +100,39 @@ enum HTTPFetch {
         return n
     }
 
-    /// The body of a 2xx answer to GET `url`.
-    /// - Throws: `DataSourceError`: `.tooLarge` past `limits.maxBytes`, `.timeout` past
-    ///   `limits.timeout`, `.stalled`, `.unreachable` for everything else (refused, DNS, TLS,
-    ///   a non-2xx status, too many redirects, a scheme other than http/https).
+    /// The body of a 2xx answer to GET `url` (the pictures' plain fetch).
+    static func get(_ url: String, limits: HTTPLimits, credentials: HTTPCredentials? = nil, cancel: CancelFlag? = nil) throws -> [UInt8] {
+        try request(url, limits: limits, credentials: credentials, cancel: cancel).body
+    }
+
+    /// GET `url` with `headers` (whole lines, `Name: value`: the conditional ones, an operator's
+    /// own), offering every encoding libcurl decodes.
+    /// - Returns: a 2xx answer, or a 304 when `headers` made the request conditional.
+    /// - Throws: `DataSourceError`: `.tooLarge` past `limits.maxBytes` (decoded), `.timeout` past
+    ///   `limits.timeout`, `.stalled`, `.busy` for a 429 or 503 with `Retry-After`,
+    ///   `.unreachable` for everything else (refused, DNS, TLS, another status, too many
+    ///   redirects, a scheme other than http/https).
     /// - Parameter credentials: user and password for the server, set as libcurl options
     ///   (`CURLOPT_USERNAME`, `CURLOPT_PASSWORD`) rather than in the URL, so they appear in no
     ///   message.
     /// - Parameter cancel: when set, the transfer ends at the next piece of the body that
     ///   arrives (`DataSourceError.cancelled`).
-    static func get(_ url: String, limits: HTTPLimits, credentials: HTTPCredentials? = nil, cancel: CancelFlag? = nil) throws -> [UInt8] {
+    static func request(_ url: String, limits: HTTPLimits, credentials: HTTPCredentials? = nil, headers: [String] = [],
+                        cancel: CancelFlag? = nil) throws -> HTTPAnswer {
         if let reason = unavailable { throw DataSourceError.unreachable(source: url, reason: reason) }
         guard let handle = panel_curl_easy_init() else {
             throw DataSourceError.unreachable(source: url, reason: "libcurl could not make a transfer")
         }
         defer { panel_curl_easy_cleanup(handle) }
+        var list: UnsafeMutablePointer<curl_slist>? = nil
+        for line in headers {
+            guard let longer = panel_curl_slist_append(list, line) else {
+                panel_curl_slist_free(list)
+                throw DataSourceError.unreachable(source: url, reason: "libcurl could not take the request's headers")
+            }
+            list = longer
+        }
+        defer { panel_curl_slist_free(list) }
         let sink = Sink(limit: limits.maxBytes, cancel: cancel)
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let code: CURLcode = withExtendedLifetime(sink) {
@@ -100,7 +149,11 @@ enum HTTPFetch {
                     panel_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, limits.stallSeconds),
                     // Timeouts by alarm signals do not mix with a threaded program.
                     panel_curl_set_long(handle, CURLOPT_NOSIGNAL, 1),
-                    panel_curl_set_string(handle, CURLOPT_USERAGENT, "panel-refresh"),
+                    panel_curl_set_string(handle, CURLOPT_USERAGENT, userAgent),
+                    // "": every encoding this libcurl decodes (gzip, deflate, br, zstd as built),
+                    // decoded before the write callback, whose limit then bounds the decoded bytes.
+                    panel_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
+                    panel_curl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list)),
                     panel_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress),
                     panel_curl_set_write_function(handle, write),
                     panel_curl_set_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque()),
@@ -121,10 +174,19 @@ enum HTTPFetch {
         case CURLE_OK:
             var status = 0
             _ = panel_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
-            guard (200..<300).contains(status) else {
+            func header(_ name: String) -> String? { panel_curl_header(handle, name).map { String(cString: $0) } }
+            if (status == 429 || status == 503), let wait = header("Retry-After").flatMap({ retryAfter($0, date: header("Date")) }) {
+                throw DataSourceError.busy(source: url, status: status, retryAfter: wait)
+            }
+            guard (200..<300).contains(status) || status == 304 else {
                 throw DataSourceError.unreachable(source: url, reason: "HTTP status \(status)")
             }
-            return sink.bytes
+            var body: curl_off_t = 0, head = 0
+            _ = panel_curl_get_offset(handle, CURLINFO_SIZE_DOWNLOAD_T, &body)
+            _ = panel_curl_get_long(handle, CURLINFO_HEADER_SIZE, &head)
+            let control = CacheControl(header("Cache-Control") ?? "")
+            return HTTPAnswer(status: status, body: sink.bytes, etag: header("ETag"), lastModified: header("Last-Modified"),
+                              maxAge: control.maxAge, noStore: control.noStore, bytesReceived: Int(body) + head)
         case CURLE_FILESIZE_EXCEEDED:
             throw DataSourceError.tooLarge(source: url, limit: limits.maxBytes)
         case CURLE_WRITE_ERROR where sink.cancel?.isSet == true:
@@ -146,9 +208,47 @@ enum HTTPFetch {
         }
     }
 
+    /// `Retry-After` as seconds from now: delta-seconds, or an HTTP date (RFC 9110 10.2.3) taken
+    /// against the answer's own `Date` (the server's clock, so a kiosk whose clock is off still
+    /// waits as long as asked), else against this machine's. At most `maxWait`; nil when it
+    /// says neither.
+    static func retryAfter(_ value: String, date: String?) -> Double? {
+        let text = TextFormat.trimmed(value)
+        if let seconds = Int(text), seconds >= 0 { return min(Double(seconds), maxWait) }
+        let until = panel_curl_getdate(text)
+        guard until >= 0 else { return nil }
+        var now = Int64(time(nil))
+        if let date, case let server = panel_curl_getdate(date), server >= 0 { now = Int64(server) }
+        return min(max(Double(until - now), 0), maxWait)
+    }
+
     /// Seconds as libcurl's milliseconds, at least 1 (0 would mean "no timeout").
     static func milliseconds(_ seconds: Double) -> Int {
         guard seconds.isFinite, seconds > 0 else { return 1 }
         return Int(min(seconds * 1000, Double(Int32.max)).rounded(.up))
+    }
+}
+
+/// The directives of a `Cache-Control` header that the kiosk acts on (RFC 9111 5.2.2):
+/// `max-age` (how long the answer is fresh) and `no-store` (keep nothing of it).
+struct CacheControl: Equatable {
+    /// `max-age=N`, seconds, at most `HTTPFetch.maxWait`; nil without one (or a malformed one).
+    var maxAge: Double?
+    /// `no-store`.
+    var noStore = false
+
+    /// The directives of `header` (comma-separated, names in any case, values maybe quoted).
+    init(_ header: String) {
+        for directive in header.split(separator: ",") {
+            let parts = directive.split(separator: "=", maxSplits: 1)
+            let name = TextFormat.trimmed(parts.first ?? "").lowercased()
+            var value = parts.count > 1 ? TextFormat.trimmed(parts[1]) : ""
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            switch name {
+            case "max-age": if let n = Int(value), n >= 0 { maxAge = min(Double(n), HTTPFetch.maxWait) }
+            case "no-store": noStore = true
+            default: break
+            }
+        }
     }
 }

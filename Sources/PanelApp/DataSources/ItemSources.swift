@@ -3,6 +3,7 @@ import FoundationEssentials
 import PanelRefresh
 import Glibc
 import PanelInput
+import Synchronization
 
 /// Why a data source gave no page.
 public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -20,6 +21,15 @@ public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible
     case stalled(source: String, bytesPerSecond: Int, seconds: Int)
     /// Given up because nothing wants the answer any more (a picture's row scrolled away).
     case cancelled(source: String)
+    /// The server is busy (HTTP 429 Too Many Requests or 503 Service Unavailable) and asks
+    /// for no request for `retryAfter` seconds (its `Retry-After`); the kiosk makes none.
+    case busy(source: String, status: Int, retryAfter: Double)
+
+    /// Seconds the source asked to be left alone, when it did (a `busy` answer).
+    public var retryAfter: Double? {
+        if case let .busy(_, _, seconds) = self { return seconds }
+        return nil
+    }
 
     /// What happened, with every URL's password and secret-looking query values masked
     /// (`Redaction`): this text goes to the journal and to STATUS.
@@ -32,15 +42,18 @@ public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible
         case let .timeout(source, seconds): return "\(source) gave no answer within \(seconds) s"
         case let .unreachable(source, reason): return "\(source) is unreachable: \(reason)"
         case let .malformed(source, reason): return "\(source) sent something that is not a list of items: \(reason)"
-        case let .tooLarge(source, limit): return "\(source) sent more than \(limit) bytes"
+        case let .tooLarge(source, limit): return "\(source) sent an answer too large (more than \(limit) bytes)"
         case let .stalled(source, rate, seconds): return "\(source) sent less than \(rate) bytes/s for \(seconds) s"
         case let .cancelled(source): return "\(source) was no longer wanted"
+        case let .busy(source, status, seconds):
+            return "\(source) is busy (HTTP \(status)) and asks for no request for \(TraceEvent.number(seconds.rounded(.up))) s"
         }
     }
 }
 
 /// Items from JSON: an array of objects, or one object per line (JSON lines), each with a
-/// string `title` and optional `subtitle` and `id` (string or number).
+/// string `title` and optional `subtitle` and `id` (string or number; without it, the title is
+/// the item's id).
 public enum ItemParser {
     /// Output larger than this is refused (a kiosk list, not a database dump): 4 MiB.
     public static let maxBytes = 4 << 20
@@ -59,6 +72,9 @@ public enum ItemParser {
         public var badge = "badge"
         /// The field the detail page shows as its text.
         public var body = "body"
+        /// The field holding the item's stable id (a string or a number): what keeps the
+        /// reader's place across refreshes. An item without it is known by its title.
+        public var id = "id"
         /// Fields named `title` and `subtitle` (and `image`, `detail`, `badge`, `body`).
         public init(title: String = "title", subtitle: String = "subtitle") { (self.title, self.subtitle) = (title, subtitle) }
     }
@@ -108,12 +124,14 @@ public enum ItemParser {
             guard let title = object[names.title]?.string else {
                 throw DataSourceError.malformed(source: source, reason: "item \(index + 1) has no string \"\(names.title)\"")
             }
+            // The title stands for a missing id: a list of names or departures is known by
+            // them, and the place a refresh keeps follows it (its position would not).
             let id: String
-            switch object["id"] {
-            case .string(let s)?: id = s
+            switch object[names.id] {
+            case .string(let s)?: id = bounded(s)
             case .integer(let n)?: id = String(n)
             case .number(let d)?: id = "\(d)"
-            default: id = "\(index + 1)"
+            default: id = bounded(title)
             }
             func text(_ field: String) -> String { bounded(object[field]?.string ?? "") }
             // A number is a detail or badge as well ("price": 12.5, "unread": 3).
@@ -160,8 +178,8 @@ enum Background {
     /// - Parameter inline: run `work` here and answer before returning (virtual time, where a
     ///   source's answer takes no time: replays).
     @MainActor
-    static func run(inline: Bool = false, _ work: @escaping @Sendable () -> Result<[Item], Error>,
-                    then completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
+    static func run<T: Sendable>(inline: Bool = false, _ work: @escaping @Sendable () -> Result<T, Error>,
+                                 then completion: @escaping @MainActor (Result<T, Error>) -> Void) {
         guard !inline else { return completion(work()) }
         queue.async {
             let result = work()
@@ -170,9 +188,36 @@ enum Background {
     }
 }
 
+/// What a file or command source answered last for each page, and the fingerprint of what it
+/// answered from: the same fingerprint again is an unchanged page (nothing parsed). Shared by
+/// the loads that run at once on the worker queue.
+final class AnswerMemo: Sendable {
+    /// What an answer came from: the bytes' hash, and a file's size and time.
+    struct Fingerprint: Sendable, Equatable {
+        /// `FNV1a` of the bytes.
+        var hash: UInt64
+        /// The file's size and modification time (nil for a command's output).
+        var stamp: BoundedFile.Stamp?
+        /// Items per page asked (a page of another size is another answer).
+        var pageSize: Int
+    }
+    private let pages = Mutex<[Int: (Fingerprint, [Item])]>([:])
+
+    /// The page's items as answered from `fingerprint`, unchanged when the last answer for
+    /// `page` came from the same; else `parse()`, remembered.
+    func answer(page: Int, fingerprint: Fingerprint, parse: () throws -> [Item]) rethrows -> ItemPage {
+        if let (last, items) = pages.withLock({ $0[page] }), last == fingerprint {
+            return ItemPage(items: items, isUnchanged: true)
+        }
+        let items = try parse()
+        pages.withLock { $0[page] = (fingerprint, items) }
+        return ItemPage(items: items)
+    }
+}
+
 /// Runs a program for each page: `executable arguments... PAGE`, with PANEL_REFRESH_PAGE and
-/// PANEL_REFRESH_PAGE_SIZE in its environment; its stdout is the page's items. Killed after
-/// `timeout` seconds.
+/// PANEL_REFRESH_PAGE_SIZE in its environment; its stdout is the page's items (the same bytes
+/// as last time for that page: unchanged, not parsed again). Killed after `timeout` seconds.
 @MainActor
 public final class CommandItemSource: ItemSource {
     /// The item fields shown.
@@ -186,6 +231,7 @@ public final class CommandItemSource: ItemSource {
     public let arguments: [String]
     /// Seconds a run may take before it is ended.
     public var timeout: Double
+    private let memo = AnswerMemo()
 
     /// A source running `executable` with `arguments` for each page, at most `timeout` seconds.
     public init(executable: String, arguments: [String] = [], timeout: Double = 10) {
@@ -193,14 +239,20 @@ public final class CommandItemSource: ItemSource {
     }
 
     /// Runs the program for `page` off the main actor and answers with its parsed output.
-    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
-        let executable = executable, arguments = arguments + [String(page)], timeout = timeout, fields = fields
-        Background.run(inline: runsInline, { Result { try Self.run(executable, arguments, page: page, pageSize: pageSize, timeout: timeout, fields: fields) } },
-                       then: completion)
+    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void) {
+        let executable = executable, arguments = arguments + [String(page)], timeout = timeout, fields = fields, memo = memo
+        Background.run(inline: runsInline, {
+            Result {
+                let output = try Self.run(executable, arguments, page: page, pageSize: pageSize, timeout: timeout)
+                return try memo.answer(page: page, fingerprint: .init(hash: FNV1a.hash(output), stamp: nil, pageSize: pageSize)) {
+                    try ItemParser.parse(Data(output), source: executable, fields: fields)
+                }
+            }
+        }, then: completion)
     }
 
-    nonisolated static func run(_ executable: String, _ arguments: [String], page: Int, pageSize: Int, timeout: Double,
-                                fields: ItemParser.Fields) throws -> [Item] {
+    /// The program's output for `page`, checked: a failure, a timeout and a flood are errors.
+    nonisolated static func run(_ executable: String, _ arguments: [String], page: Int, pageSize: Int, timeout: Double) throws -> [UInt8] {
         var environment = ProcessInfo.processInfo.environment
         environment["PANEL_REFRESH_PAGE"] = String(page)
         environment["PANEL_REFRESH_PAGE_SIZE"] = String(pageSize)
@@ -220,11 +272,13 @@ public final class CommandItemSource: ItemSource {
             // A signal shows as the shell shows it: 128 + its number.
             throw DataSourceError.exitStatus(command: executable, status: outcome.exitCode ?? 128 + outcome.signal, stderr: stderr)
         }
-        return try ItemParser.parse(Data(outcome.stdout), source: executable, fields: fields)
+        return outcome.stdout
     }
 }
 
-/// A JSON file, read again on every load (so a pull shows what it holds now).
+/// A JSON file, read again on every load (so a pull shows what it holds now). A file whose
+/// size, modification time and contents are as at the last load of the page is unchanged
+/// (not parsed again).
 @MainActor
 public final class FileItemSource: ItemSource {
     /// The item fields shown.
@@ -234,18 +288,19 @@ public final class FileItemSource: ItemSource {
     public var runsInline = false
     /// The JSON file.
     public let path: String
+    private let memo = AnswerMemo()
 
     /// A source reading `path`.
     public init(path: String) { self.path = path }
 
     /// Reads the file again off the main actor and answers with the `page`-th slice of its items.
-    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
-        let path = path, fields = fields
+    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void) {
+        let path = path, fields = fields, memo = memo
         Background.run(inline: runsInline, {
             Result {
-                let bytes: [UInt8]
+                let read: (bytes: [UInt8], stamp: BoundedFile.Stamp)
                 do throws(BoundedFile.Failure) {
-                    bytes = try BoundedFile.read(path, limit: ItemParser.maxBytes)
+                    read = try BoundedFile.readStamped(path, limit: ItemParser.maxBytes)
                 } catch .tooLarge {
                     throw DataSourceError.tooLarge(source: path, limit: ItemParser.maxBytes)
                 } catch .unreadable(let code) {
@@ -253,7 +308,10 @@ public final class FileItemSource: ItemSource {
                 } catch .notRegular(let kind) {
                     throw DataSourceError.unreachable(source: path, reason: "cannot read the file: it is \(kind), not a regular file")
                 }
-                return ItemParser.page(try ItemParser.parse(Data(bytes), source: path, fields: fields), page: page, size: pageSize)
+                let fingerprint = AnswerMemo.Fingerprint(hash: FNV1a.hash(read.bytes), stamp: read.stamp, pageSize: pageSize)
+                return try memo.answer(page: page, fingerprint: fingerprint) {
+                    ItemParser.page(try ItemParser.parse(Data(read.bytes), source: path, fields: fields), page: page, size: pageSize)
+                }
             }
         }, then: completion)
     }
@@ -264,6 +322,13 @@ public final class FileItemSource: ItemSource {
 /// (`https://user:password@host/...`) are taken out of it and given to libcurl as options;
 /// `passwordFile` (systemd's credentials: `LoadCredential=` and `$CREDENTIALS_DIRECTORY`)
 /// gives the password instead of the URL.
+///
+/// It asks politely: every request after the first is conditional (`If-None-Match` with the
+/// last `ETag`, `If-Modified-Since` with the last `Last-Modified`, kept per URL in
+/// `stateDirectory` across restarts), and a 304 is an unchanged page with nothing parsed; it
+/// offers compressed answers (the 4 MiB bound holds for the decoded bytes), says it is
+/// `panel-refresh/VERSION`, and passes on `Cache-Control: max-age` (``ItemPage/freshFor``) and a
+/// busy server's `Retry-After` (``DataSourceError/busy(source:status:retryAfter:)``).
 @MainActor
 public final class HTTPItemSource: ItemSource {
     /// The item fields shown.
@@ -278,18 +343,28 @@ public final class HTTPItemSource: ItemSource {
     /// A file whose first line is the password (read at every load: a rotated credential is
     /// used at the next pull); nil: the URL's own, if any.
     public var passwordFile: String?
+    /// A file of extra request headers, one `Name: value` a line (`data.header-file`: an
+    /// `Authorization: Bearer ...` from a credential); read at every load, never logged.
+    public var headerFile: String?
+    private let answers: HTTPAnswerCache
 
-    /// A source fetching `url` within `timeout` seconds; the password from `passwordFile` when given.
-    public init(url: String, timeout: Double = 10, passwordFile: String? = nil) {
+    /// A source fetching `url` within `timeout` seconds; the password from `passwordFile` when
+    /// given; the last answers' validators and bodies kept in `stateDirectory`/http (nil: in
+    /// memory only).
+    public init(url: String, timeout: Double = 10, passwordFile: String? = nil, stateDirectory: String? = nil) {
         (self.url, self.timeout, self.passwordFile) = (url, timeout, passwordFile)
+        answers = HTTPAnswerCache(directory: stateDirectory.map { $0 + "/http" })
     }
 
     /// The most bytes a password file may hold: 4 KiB.
     nonisolated static let maxPasswordBytes = 4096
+    /// The most bytes a header file may hold: 8 KiB (a few tokens).
+    nonisolated static let maxHeaderFileBytes = 8192
 
-    /// Fetches the document off the main actor (libcurl, bounded) and answers with the page's items.
-    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
-        let timeout = timeout, fields = fields, passwordFile = passwordFile
+    /// Fetches the document off the main actor (libcurl, bounded, conditional) and answers
+    /// with the page's items.
+    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void) {
+        let timeout = timeout, fields = fields, passwordFile = passwordFile, headerFile = headerFile, answers = answers
         let (template, userinfo) = Self.splitUserinfo(url)
         let paged = template.contains("{page}")
         let text = template.replacing("{page}", with: String(page)).replacing("{size}", with: String(pageSize))
@@ -303,11 +378,76 @@ public final class HTTPItemSource: ItemSource {
                 if let passwordFile {
                     credentials = HTTPCredentials(user: userinfo?.user ?? "", password: try Self.readPassword(passwordFile))
                 }
-                let body = try HTTPFetch.get(text, limits: HTTPLimits(timeout: timeout), credentials: credentials)
-                let items = try ItemParser.parse(Data(body), source: text, fields: fields)
-                return paged ? items : ItemParser.page(items, page: page, size: pageSize)
+                let extra = try headerFile.map(Self.readHeaders) ?? []
+                let fetched = try Self.fetch(text, limits: HTTPLimits(timeout: timeout), credentials: credentials, headers: extra,
+                                             fields: fields, answers: answers)
+                var answer = fetched
+                if !paged { answer.items = ItemParser.page(fetched.items, page: page, size: pageSize) }
+                return answer
             }
         }, then: completion)
+    }
+
+    /// The document at `url` as items: asked conditionally when an answer is kept, parsed only
+    /// when it changed.
+    nonisolated static func fetch(_ url: String, limits: HTTPLimits, credentials: HTTPCredentials?, headers: [String],
+                                  fields: ItemParser.Fields, answers: HTTPAnswerCache) throws -> ItemPage {
+        var kept = answers.entry(for: url)
+        var answer = try HTTPFetch.request(url, limits: limits, credentials: credentials,
+                                           headers: headers + (kept?.conditionalHeaders ?? []))
+        var bytes = answer.bytesReceived
+        if answer.notModified {
+            if let items = kept?.items {
+                return ItemPage(items: items, isUnchanged: true, freshFor: answer.maxAge, notModified: true, bytesFetched: bytes)
+            }
+            if let kept, let body = kept.body, let items = try? ItemParser.parse(Data(body), source: url, fields: fields) {
+                // The kept body of an earlier run: shown again, its items kept in memory now.
+                var entry = kept
+                entry.items = items
+                answers.keep(entry, for: url, body: nil)
+                return ItemPage(items: items, freshFor: answer.maxAge, notModified: true, bytesFetched: bytes)
+            }
+            // A 304 for a body no longer kept (or unreadable): asked again, unconditionally.
+            kept = nil
+            answers.forget(url)
+            answer = try HTTPFetch.request(url, limits: limits, credentials: credentials, headers: headers)
+            bytes += answer.bytesReceived
+        }
+        let hash = FNV1a.hash(answer.body)
+        if let kept, let items = kept.items, kept.bodyHash == hash, !answer.noStore {
+            // The same bytes from a server that sends no validators: unchanged as well.
+            return ItemPage(items: items, isUnchanged: true, freshFor: answer.maxAge, bytesFetched: bytes)
+        }
+        let items = try ItemParser.parse(Data(answer.body), source: url, fields: fields)
+        if answer.noStore {
+            answers.forget(url)
+        } else {
+            let entry = HTTPAnswerCache.Entry(etag: answer.etag, lastModified: answer.lastModified, bodyHash: hash, items: items)
+            answers.keep(entry, for: url, body: answer.etag != nil || answer.lastModified != nil ? answer.body : nil)
+        }
+        return ItemPage(items: items, freshFor: answer.maxAge, bytesFetched: bytes)
+    }
+
+    /// The header file's lines, each checked as `Name: value` (a token, a colon, a value with no
+    /// control character): a malformed line is an error naming its number, never its text, which
+    /// may be a secret. Blank lines and lines starting with `#` are skipped. A relative name is
+    /// one of systemd's credentials, as for the password file.
+    nonisolated static func readHeaders(_ name: String) throws -> [String] {
+        let bytes = try readSecret(name, limit: maxHeaderFileBytes, what: "header file", key: "data.header-file")
+        var lines: [String] = []
+        for (index, raw) in bytes.split(separator: 0x0a, omittingEmptySubsequences: false).enumerated() {
+            let line = TextFormat.trimmed(String(decoding: raw, as: UTF8.self), newlines: true)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let tokenCharacters = "!#$%&'*+-.^_`|~"
+            guard let colon = line.firstIndex(of: ":"),
+                  !line[..<colon].isEmpty,
+                  line[..<colon].unicodeScalars.allSatisfy({ ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || tokenCharacters.unicodeScalars.contains($0) }),
+                  line.unicodeScalars.allSatisfy({ $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7f) }) else {
+                throw DataSourceError.unreachable(source: name, reason: "data.header-file line \(index + 1) is not \"Name: value\"")
+            }
+            lines.append(line)
+        }
+        return lines
     }
 
     /// The URL without `user[:password]@`, and that user and password (percent-decoded).
@@ -337,20 +477,25 @@ public final class HTTPItemSource: ItemSource {
     /// The password file's first line. A relative name is one of systemd's credentials, in
     /// `$CREDENTIALS_DIRECTORY`.
     nonisolated static func readPassword(_ name: String) throws -> String {
+        let bytes = try readSecret(name, limit: maxPasswordBytes, what: "password file", key: "data.url-password-file")
+        let firstLine = bytes.prefix { $0 != 0x0a && $0 != 0x0d }
+        return String(decoding: firstLine, as: UTF8.self)
+    }
+
+    /// A secret's bytes: `name` is an absolute path, or a credential's name in
+    /// `$CREDENTIALS_DIRECTORY` (`LoadCredential=` in the unit). `key` names the setting in errors.
+    nonisolated static func readSecret(_ name: String, limit: Int, what: String, key: String) throws -> [UInt8] {
         var path = name
         if !name.hasPrefix("/") {
             guard let directory = getenv("CREDENTIALS_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty else {
-                throw DataSourceError.unreachable(source: name, reason: "data.url-password-file names a credential, but CREDENTIALS_DIRECTORY is not set (LoadCredential= in the unit)")
+                throw DataSourceError.unreachable(source: name, reason: "\(key) names a credential, but CREDENTIALS_DIRECTORY is not set (LoadCredential= in the unit)")
             }
             path = directory + "/" + name
         }
-        let bytes: [UInt8]
         do throws(BoundedFile.Failure) {
-            bytes = try BoundedFile.read(path, limit: maxPasswordBytes)
+            return try BoundedFile.read(path, limit: limit)
         } catch {
-            throw DataSourceError.unreachable(source: path, reason: "cannot read the password file: \(error)")
+            throw DataSourceError.unreachable(source: path, reason: "cannot read the \(what): \(error)")
         }
-        let firstLine = bytes.prefix { $0 != 0x0a && $0 != 0x0d }
-        return String(decoding: firstLine, as: UTF8.self)
     }
 }

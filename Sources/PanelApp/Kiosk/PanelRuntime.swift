@@ -48,6 +48,18 @@ public final class PanelRuntime {
     /// Seconds between timing reports while the panel is touched.
     public static let statisticsInterval = 60.0
     private let clock: ManualClock
+    /// Where the kiosk stands, as STATUS, `ctl status` and the metrics say (`KioskStatus`).
+    public private(set) var state = KioskStatus.State.starting
+    /// When a finger last touched the list (the frames the dispatcher got), seconds of the clock.
+    public private(set) var lastTouch: Double?
+    /// `refresh.quiet-after-touch`: seconds after the last touch before a due automatic refresh runs.
+    public let quietAfterTouch: Double
+    /// Frames presented and vertical blanks missed since the start, and their touch-to-glass times.
+    public private(set) var frames = 0, droppedFrames = 0
+    /// Touch-to-glass times since the start, for the metrics' histogram.
+    public private(set) var touchToGlass = LatencyHistogram()
+    /// When this runtime started, seconds of the clock.
+    public let startTime: Double
 
     /// What the runtime shows.
     public enum Content {
@@ -88,6 +100,8 @@ public final class PanelRuntime {
         announcedList = !announcesList
         (self.notifier, self.clock, self.backlight) = (notifier, clock, backlight)
         blankAfter = configuration.blankAfter
+        quietAfterTouch = configuration.quietAfterTouch
+        startTime = clock.now
         lastActivity = clock.now
         statisticsSince = clock.now
         scene = Scene(size: Size(width: Double(display.width), height: Double(display.height)), clock: clock)
@@ -129,6 +143,14 @@ public final class PanelRuntime {
                                                         timeout: configuration.tapTimeout))
             }
             session.header.lastUpdatedStore = lastUpdatedStore
+            session.autoStyle = configuration.autoStyle
+            if configuration.refreshEvery > 0 {
+                // Seeded by the machine: each panel of a fleet has its own phase and waits, the
+                // same on every start (and in virtual time).
+                session.schedule = RefreshSchedule(settings: .init(every: configuration.refreshEvery, jitter: configuration.refreshJitter,
+                                                                   backoffMax: configuration.backoffMax),
+                                                   random: SeededRandom(seeding: host.machineID))
+            }
             self.session = session
         case .views(let build):
             session = nil
@@ -144,7 +166,7 @@ public final class PanelRuntime {
         driver.onError = { [weak self] error in
             Log.event(.displayError, priority: 3, "display: \(error); drawing stops and is retried",
                       fields: ["PANEL_REFRESH_ERROR": "\(error)"])
-            self?.notifier.notify("STATUS=cannot draw: \(error)")
+            self?.tell(.cannotDraw(reason: "\(error)"))
         }
         driver.onRecovery = { [weak self] in
             Log.event(.displayRecovered, priority: 6, "display: drawing again")
@@ -156,20 +178,29 @@ public final class PanelRuntime {
         session.onError = { [weak self] error in
             self?.onWake?()
             Log.event(.refreshFailed, priority: 3, "data source: \(error)", fields: ["PANEL_REFRESH_ERROR": "\(error)"])
-            self?.notifier.notify("STATUS=last refresh failed: \(error)")
+            if case .failed? = self?.state {} else { self?.tell(.failed(reason: "\(error)")) }
         }
+        // The header opens (a pull, the first load) before its action asks for the page.
         session.header.stateDidChangeHandler = chain(session.header.stateDidChangeHandler) { [weak self] _, to in
+            if to == .refreshing { self?.tell(.refreshing) }
+        }
+        session.onRefreshBegan = { [weak self] in self?.tell(.refreshing) }
+        session.onRefreshEnded = { [weak self] in
             guard let self else { return }
-            if to == .refreshing { self.notifier.notify("STATUS=refreshing") }
-            if to == .idle, session.header.lastResult?.isSuccess ?? false { self.notifyShowing() }
+            self.onWake?()
+            if let error = session.counters.lastError, session.lastRefreshFailed {
+                self.tell(.failed(reason: error))
+            } else {
+                self.notifyShowing()
+            }
         }
         session.header.errorHandler = { [weak self] error in self?.lastUpdatedNotSaved(error) }
         session.onItemsChanged = { [weak self] in
             guard let self else { return }
             self.activity(wakes: true)
             self.onWake?()
-            // A horizontal list has no header whose end says so.
-            if session.list.orientation == .horizontal { self.notifyShowing() }
+            // A page loaded at the end changes the count STATUS gives.
+            if self.state == .showing { self.notifyShowing() }
         }
     }
 
@@ -188,7 +219,11 @@ public final class PanelRuntime {
     private func framePresented(_ timing: FrameTiming) {
         if scene.screen.framesPresented == 1 { markReady() }
         session?.framePresented(renderSeconds: timing.renderSeconds)
+        let dropped = statistics.dropped
         statistics.record(timing)
+        frames += 1
+        droppedFrames += max(0, statistics.dropped - dropped)
+        if let latency = timing.latency, latency >= 0, latency < 60 { touchToGlass.record(latency) }
         if timing.inputTime != nil { touchedSinceReport = true }
         if clock.now - statisticsSince >= Self.statisticsInterval {
             if touchedSinceReport { reportStatistics() } else { resetStatistics() }
@@ -208,6 +243,49 @@ public final class PanelRuntime {
         touchedSinceReport = false
     }
 
+    /// Tells systemd (STATUS=) where the kiosk stands now, when that changed.
+    private func tell(_ next: KioskStatus.State) {
+        state = next
+        let line = "STATUS=" + status(display: display.summary, touchscreens: [], started: clock.date, uptime: 0).statusLine
+        // The same news twice (a failure the source and the refresh's end both report) is said once.
+        guard line != lastStatusLine else { return }
+        lastStatusLine = line
+        notifier.notify(line)
+    }
+    private var lastStatusLine = ""
+
+    /// What the kiosk tells the outside now (`KioskHost.status()` adds the host's part: the
+    /// touchscreens and the uptime).
+    public func status(display summary: String, touchscreens: [String], started: Date, uptime: Double) -> KioskStatus {
+        let counters = session?.counters ?? RefreshCounters()
+        let next = session?.nextAutomaticRefresh.map { clock.date.addingTimeInterval($0 - clock.now) }
+        return KioskStatus(state: state, showing: showing, items: session?.items.count ?? 0, refreshes: counters,
+                           dataAge: counters.lastSuccessTime.map { clock.now - $0 }, nextRefresh: next,
+                           consecutiveFailures: session?.schedule?.failures ?? 0, storeTrouble: lastUpdatedStore.lastError.map { "\($0)" },
+                           display: summary, touchscreens: touchscreens, uptime: uptime, started: started, now: clock.date,
+                           frames: frames, droppedFrames: droppedFrames, touchToGlass: touchToGlass,
+                           pictureCacheBytes: session?.pictures?.bytesUsed ?? 0, pictureCacheHits: session?.pictures?.hits ?? 0,
+                           pictureCacheMisses: session?.pictures?.misses ?? 0, residentBytes: nil)
+    }
+
+    /// Turns the panel off now (`ctl blank`), as blanking after `display.blank-after` does: a
+    /// touch, `wakeUp()` or new data turns it on again. False when it is off already.
+    @discardableResult
+    public func blankNow() -> Bool {
+        guard !display.isBlank, !isStopped else { return false }
+        blank()
+        return display.isBlank
+    }
+
+    /// Turns the panel on now (`ctl wake`); false when it is on already.
+    @discardableResult
+    public func wakeUp() -> Bool {
+        guard display.isBlank, !isStopped else { return false }
+        wake()
+        pump()
+        return true
+    }
+
     /// Panel and backlight off; STATUS says so.
     private func blank() {
         do {
@@ -219,8 +297,12 @@ public final class PanelRuntime {
             return
         }
         switchBacklight(on: false)
-        Log.info("blanked the panel after \(TraceEvent.number(blankAfter)) s without touch or data change")
-        notifier.notify("STATUS=panel blank (touch to wake); \(showing)")
+        if blankAfter > 0 && clock.now >= lastActivity + blankAfter {
+            Log.info("blanked the panel after \(TraceEvent.number(blankAfter)) s without touch or data change")
+        } else {
+            Log.info("blanked the panel (asked)")
+        }
+        tell(.blank)
     }
 
     /// Panel and backlight on; the next frame draws everything.
@@ -252,8 +334,7 @@ public final class PanelRuntime {
 
     /// STATUS after a successful refresh, with the store's trouble while it lasts.
     private func notifyShowing() {
-        let trouble = lastUpdatedStore.lastError.map { "; \($0)" } ?? ""
-        notifier.notify("STATUS=showing \(showing)\(trouble)")
+        tell(.showing)
         // The journal says when the list first appears; later refreshes only change STATUS.
         if !announcedList {
             announcedList = true
@@ -298,6 +379,7 @@ public final class PanelRuntime {
                 continue
             }
             driver.noteInput(at: frame.timestamp)
+            lastTouch = clock.now
             scene.dispatcher.handle(frame)
         }
         pump()
@@ -311,7 +393,30 @@ public final class PanelRuntime {
             blank()
             return
         }
+        if let session, let due = session.nextAutomaticRefresh, clock.now >= due, autoRefreshHold == nil {
+            session.refreshAutomatically()
+        }
         driver.drawFrame()
+    }
+
+    /// What keeps a due automatic refresh waiting.
+    private enum Hold {
+        /// Something that ends with an input of its own: a finger lifts, a page closes, the
+        /// panel wakes, the refresh under way ends.
+        case untilEvent
+        /// The quiet after the last touch, until this time.
+        case until(Double)
+    }
+
+    /// Why a due automatic refresh may not run now; nil: it may. Nobody has the list change
+    /// under a finger, a page or the second floor, or on a dark panel (it runs when the panel
+    /// wakes).
+    private var autoRefreshHold: Hold? {
+        guard let session else { return .untilEvent }
+        if display.isBlank || scene.dispatcher.isTouching || session.detailPage != nil || session.isRefreshing { return .untilEvent }
+        if session.header.state == .twoLevel || session.header.state == .releaseToTwoLevel { return .untilEvent }
+        if let lastTouch, clock.now < lastTouch + quietAfterTouch { return .until(lastTouch + quietAfterTouch) }
+        return nil
     }
 
     /// A frame reached the panel (the display's event, after its completion ran): the next
@@ -321,7 +426,8 @@ public final class PanelRuntime {
     /// The first frame is on the glass (the frame driver's completion, the one place that knows).
     private func markReady() {
         notifier.notify("READY=1")
-        notifier.notify("STATUS=showing the list")
+        // The first page may be in already (a file answers before the first frame).
+        if state == .starting { tell(.ready) } else { tell(state) }
     }
 
     /// Hears that work done off the loop changed what shows (a page or a picture arrived, a
@@ -335,6 +441,13 @@ public final class PanelRuntime {
         var wakes: [Double] = []
         if let animation = scene.animator.nextWakeUp { wakes.append(animation) }
         if blankAfter > 0 && !display.isBlank { wakes.append(lastActivity + blankAfter) }
+        if let due = session?.nextAutomaticRefresh {
+            switch autoRefreshHold {
+            case nil: wakes.append(due)
+            case .until(let quiet)?: wakes.append(max(due, quiet))
+            case .untilEvent?: break
+            }
+        }
         // A frame is due now, unless one is in flight (its completion pumps) or a failed
         // present waits for its retry. (While the panel is off only the frame pass runs.)
         if scene.screen.needsFrame && !driver.inFlight {
@@ -355,7 +468,7 @@ public final class PanelRuntime {
         case .unchanged: break
         case .disconnected:
             Log.warning("display: the panel went away; input and data go on")
-            notifier.notify("STATUS=panel disconnected; \(showing)")
+            tell(.disconnected)
         case .connected:
             Log.info("display: the panel is back (\(display.summary))")
             driver.invalidate()
@@ -369,7 +482,7 @@ public final class PanelRuntime {
     /// its data and its animations go on in memory.
     public func displayPaused(_ why: String) {
         Log.info("display paused: \(why)")
-        notifier.notify("STATUS=paused (\(why)); \(showing)")
+        tell(.paused(reason: why))
     }
 
     /// The kiosk's VT is in front again: a full frame at once.

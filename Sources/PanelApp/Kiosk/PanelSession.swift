@@ -36,8 +36,31 @@ public final class PanelSession: ListDataSource {
     public private(set) var trace: [TraceEvent] = []
     /// Also hears every trace event (the program prints them).
     public var onTrace: ((TraceEvent) -> Void)?
-    /// Hears every change of the items (a refresh or a page loaded).
+    /// Hears every change of the items (a refresh that brought new ones, or a page loaded).
     public var onItemsChanged: (() -> Void)?
+    /// Hears the start of every refresh of the first page, whatever started it.
+    public var onRefreshBegan: (() -> Void)?
+    /// Hears the end of every refresh of the first page, whatever its result (the runtime
+    /// tells systemd and the metrics).
+    public var onRefreshEnded: (() -> Void)?
+    /// Whether the last refresh of the first page failed.
+    public private(set) var lastRefreshFailed = false
+    /// When the kiosk refreshes by itself (nil: only when asked: a pull, the operator).
+    public var schedule: RefreshSchedule?
+    /// How an automatic refresh shows.
+    public var autoStyle = AutoStyle.silent
+    /// What the refreshes did since the start.
+    public private(set) var counters = RefreshCounters()
+    /// No request before this time (seconds of the scene's clock): a busy server's
+    /// `Retry-After`. A refresh asked for sooner fails at once with what the server said.
+    public private(set) var notBefore = -Double.infinity
+    /// The busy server's answer that set `notBefore`.
+    private var busy: DataSourceError?
+    /// The first page's load under way (never two at once), and how it shows.
+    private var loading: Loading?
+    /// Counts the first page's loads: a next page asked before the last one began belongs to
+    /// a list that is gone.
+    private var generation = 0
     /// Hears data source failures (the program logs them and sets STATUS).
     public var onError: ((any Error) -> Void)?
     /// Whether the trace's frame lines carry `renderMs` (`--timings`): a measurement of the
@@ -71,6 +94,25 @@ public final class PanelSession: ListDataSource {
     /// Hears the seconds from the first page's arrival to the first frame with one of its
     /// pictures on screen (once per first page; the program logs it).
     public var onFirstPicture: ((Double) -> Void)?
+
+    /// How a refresh the kiosk starts by itself shows (`refresh.auto-style`).
+    public enum AutoStyle: String, Sendable, CaseIterable {
+        /// The header opens, spins and closes, as a pull would (the list goes to its top).
+        case header
+        /// The rows change in place, the reader's place kept, with no header; the last-updated
+        /// time is set.
+        case silent
+    }
+
+    /// How the first page's load under way shows.
+    private enum Loading {
+        /// The header is open for it (a pull, `reload()`, an automatic refresh in header style).
+        case header
+        /// Nothing shows it (an automatic refresh in silent style, until a pull joins it).
+        case silent
+        /// A horizontal list's reload (it has no header).
+        case list
+    }
 
     /// What a tap on a row does (`rows.tap`).
     public enum TapAction {
@@ -183,18 +225,37 @@ public final class PanelSession: ListDataSource {
     /// Loads the first page without a pull (the program's start).
     public func start() { reload() }
 
-    /// Loads the first page again: through the header on a vertical list, directly on a
-    /// horizontal one. False while a reload runs.
+    /// Loads the first page again: through the header on a vertical list (as a pull does),
+    /// directly on a horizontal one. False while a refresh shows already (a silent one under
+    /// way is joined: the header opens and closes with its answer).
     @discardableResult
     public func reload() -> Bool {
         guard list.orientation == .horizontal else { return header.beginRefreshing() }
-        guard !reloading else { return false }
+        guard loading == nil else { return false }
         refresh()
         return true
     }
 
-    /// A horizontal list's reload is under way (there is no header state to say so).
-    private var reloading = false
+    /// Whether a refresh of the first page is under way or shows (the header open).
+    public var isRefreshing: Bool { loading != nil || header.isRefreshing }
+
+    /// When the next automatic refresh is due (seconds of the scene's clock); nil: none is
+    /// (no `schedule`, or a refresh is under way).
+    public var nextAutomaticRefresh: Double? {
+        guard let due = schedule?.due else { return nil }
+        return max(due, notBefore)
+    }
+
+    /// Starts the automatic refresh that is due, in `autoStyle`; false when a refresh is under
+    /// way already (it counts: the schedule waits from its end).
+    @discardableResult
+    public func refreshAutomatically() -> Bool {
+        guard !isRefreshing else { return false }
+        if autoStyle == .header || list.orientation == .horizontal { return reload() }
+        beginFirstPage(.silent)
+        return true
+    }
+
 
     /// Shows the built-in sample's first page at once, without a refresh (replays and the demo
     /// start from a full list).
@@ -222,56 +283,134 @@ public final class PanelSession: ListDataSource {
         }
         banner.isHidden = !shown
         guard let reason else { return }
-        let time = itemsDate.map { header.lastUpdatedFormatter.shortText(for: $0, now: scene.clock.date) }
-        banner.label.text = RefreshBanner.text(reason: reason, itemsFrom: time, localizer: statusView.localizer)
+        let formatter = header.lastUpdatedFormatter, today = scene.clock.date
+        let time = itemsDate.map { formatter.shortText(for: $0, now: today) }
+        // When the kiosk refreshes by itself, the next attempt's time (after the back-off).
+        let retry = nextAutomaticRefresh.map { formatter.shortText(for: today.addingTimeInterval($0 - scene.clock.now), now: today) }
+        banner.label.text = RefreshBanner.text(reason: reason, itemsFrom: time, retryingAt: retry, localizer: statusView.localizer)
     }
 
+    /// The header's refreshing action (and a horizontal list's reload): the first page's load,
+    /// unless one is under way already, whose answer then ends the header too.
     private func refresh() {
-        record(.refresh(t: now, component: list.orientation == .vertical ? "header" : "list"))
-        reloading = true
+        guard loading == nil else {
+            if list.orientation == .vertical { loading = .header }
+            return
+        }
+        beginFirstPage(list.orientation == .vertical ? .header : .list)
+    }
+
+    /// The one path of every refresh, whatever started it: the trace's line, the schedule, the
+    /// load, and its end (`endFirstPage`).
+    private func beginFirstPage(_ shows: Loading) {
+        record(.refresh(t: now, component: shows == .header ? "header" : "list"))
+        loading = shows
+        generation += 1
+        schedule?.began()
+        onRefreshBegan?()
         if items.isEmpty { statusView.status = .loading }
-        source.load(page: 0, pageSize: pageSize) { [weak self] result in
-            guard let self else { return }
-            self.reloading = false
-            switch result {
-            case .success(let page):
-                self.items = page
-                self.loadedPages = 1
-                // The server may be back: pictures that failed are tried again.
-                self.pictures?.forgetFailures()
-                self.showsPictures = page.contains { !$0.image.isEmpty }
-                self.itemsDate = self.scene.clock.date
-                if self.pictures != nil, page.contains(where: { !$0.image.isEmpty }) {
-                    (self.pageArrivedAt, self.firstPictureReady) = (self.scene.clock.now, false)
-                }
-                self.statusView.status = page.isEmpty ? .empty : nil
-                self.showBanner(nil)
-                self.list.reloadData()
-                self.onItemsChanged?()
-                self.header.finishedDisplayDuration = self.successDisplayDuration
-                self.header.endRefreshing()
-                if page.count < self.pageSize { self.loader?.endRefreshingWithNoMoreData(completion: nil) } else { self.loader?.resetNoMoreData() }
-            case .failure(let error):
-                // The list on screen stays; the header shows the failure, then the list says it:
-                // in its place when it has no rows, in the banner over the rows it has.
-                let reason = String(describing: error)
-                self.record(.error(t: self.now, message: reason))
-                self.onError?(error)
-                if self.items.isEmpty { self.statusView.status = .failed(reason: reason) } else { self.showBanner(reason) }
-                guard self.list.orientation == .vertical else { return }
-                self.header.finishedDisplayDuration = self.failureDisplayDuration
-                self.header.endRefreshing(result: .failure(reason))
+        if scene.clock.now < notBefore, case let .busy(source, status, _)? = busy {
+            // The server asked for no request until then: none is made.
+            let left = (notBefore - scene.clock.now).rounded(.up)
+            return endFirstPage(.failure(DataSourceError.busy(source: source, status: status, retryAfter: left)))
+        }
+        source.load(page: 0, pageSize: pageSize) { [weak self] result in self?.endFirstPage(result) }
+    }
+
+    /// A first page arrived (or did not): the list, the header, the banner and the schedule.
+    private func endFirstPage(_ result: Result<ItemPage, Error>) {
+        loading = nil
+        let at = scene.clock.now
+        lastRefreshFailed = (try? result.get()) == nil
+        switch result {
+        case .success(let page):
+            counters.bytesFetched += page.bytesFetched
+            if page.notModified { counters.notModified += 1 }
+            counters.lastSuccess = scene.clock.date
+            counters.lastSuccessTime = at
+            schedule?.succeeded(at: at, freshFor: page.freshFor)
+            // The server may be back: pictures that failed are tried again.
+            pictures?.forgetFailures()
+            itemsDate = scene.clock.date
+            if page.isUnchanged {
+                counters.unchanged += 1
+            } else {
+                counters.changed += 1
+                show(page.items)
+            }
+            statusView.status = items.isEmpty ? .empty : nil
+            showBanner(nil)
+            if header.isRefreshing {
+                header.finishedDisplayDuration = successDisplayDuration
+                header.endRefreshing()
+            } else if list.orientation == .vertical {
+                // A silent refresh: the header shows its time when it next opens.
+                header.stampLastUpdated()
+            }
+            if !page.isUnchanged {
+                if page.items.count < pageSize { loader?.endRefreshingWithNoMoreData(completion: nil) } else { loader?.resetNoMoreData() }
+            }
+        case .failure(let error):
+            counters.failed += 1
+            counters.lastError = String(describing: error)
+            let retryAfter = (error as? DataSourceError)?.retryAfter
+            if let retryAfter {
+                notBefore = max(notBefore, at + retryAfter)
+                busy = error as? DataSourceError
+            }
+            schedule?.failed(at: at, retryAfter: retryAfter)
+            // The list on screen stays; the header shows the failure, then the list says it:
+            // in its place when it has no rows, in the banner over the rows it has.
+            let reason = String(describing: error)
+            record(.error(t: now, message: reason))
+            onError?(error)
+            if items.isEmpty { statusView.status = .failed(reason: reason) } else { showBanner(reason) }
+            if header.isRefreshing {
+                header.finishedDisplayDuration = failureDisplayDuration
+                header.endRefreshing(result: .failure(reason))
             }
         }
+        onRefreshEnded?()
+    }
+
+    /// New items for the list, the reader's place kept: the row at the top of the screen stays
+    /// where it is when its item is still there (`ListView.reloadData(keeping:)`).
+    private func show(_ page: [Item]) {
+        let anchor = list.placeAnchor()
+        items = page
+        loadedPages = 1
+        showsPictures = page.contains { !$0.image.isEmpty }
+        if pictures != nil, showsPictures {
+            (pageArrivedAt, firstPictureReady) = (scene.clock.now, false)
+        }
+        list.reloadData(keeping: anchor)
+        onItemsChanged?()
     }
 
     private func loadMore() {
         guard let loader else { return }
         record(.refresh(t: now, component: list.orientation == .vertical ? "footer" : "trailer"))
+        let asked = generation
+        if scene.clock.now < notBefore, case let .busy(source, status, _)? = busy {
+            let left = (notBefore - scene.clock.now).rounded(.up)
+            loader.finishedDisplayDuration = failureDisplayDuration
+            loader.endRefreshing(result: .failure(String(describing: DataSourceError.busy(source: source, status: status, retryAfter: left))))
+            return
+        }
         source.load(page: loadedPages, pageSize: pageSize) { [weak self] result in
             guard let self else { return }
             switch result {
-            case .success(let page):
+            case .success(let answer):
+                let page = answer.items
+                self.counters.bytesFetched += answer.bytesFetched
+                if answer.notModified { self.counters.notModified += 1 }
+                guard asked == self.generation else {
+                    // A refresh replaced the list while this page was on its way: it belongs to
+                    // the list that is gone.
+                    loader.finishedDisplayDuration = 0
+                    loader.endRefreshing()
+                    return
+                }
                 self.items += page
                 self.loadedPages += 1
                 if !self.showsPictures, page.contains(where: { !$0.image.isEmpty }) { self.showsPictures = true }
@@ -292,6 +431,9 @@ public final class PanelSession: ListDataSource {
 
     /// The items loaded so far.
     public func numberOfRows(in list: ListView) -> Int { items.count }
+
+    /// The item's id (`rows.id`, else its title): what keeps the reader's place across refreshes.
+    public func list(_ list: ListView, identifierForRow row: Int) -> String? { row < items.count ? items[row].id : nil }
 
     /// The item's title, subtitle, detail, badge and picture on the cell.
     public func list(_ list: ListView, configure cell: ListCell, forRow row: Int) {

@@ -57,8 +57,9 @@ public struct Item: Sendable, Hashable {
 @MainActor
 public protocol ItemSource: AnyObject {
     /// Loads page `page` (0 = first) of `pageSize` items; a page shorter than that means
-    /// there is no more data.
-    func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void)
+    /// there is no more data. The answer may say the page is unchanged since this source's
+    /// last answer for it (``ItemPage/isUnchanged``) and how long it is fresh.
+    func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void)
 }
 
 /// The built-in sample: `pages` pages of made-up items, each load taking `delay` seconds of the
@@ -78,7 +79,7 @@ public final class SampleItemSource: ItemSource {
     }
 
     /// Made-up items for `page` after `delay` seconds of the animator's clock; empty past the last page.
-    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<[Item], Error>) -> Void) {
+    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void) {
         if page == 0 { generation += 1 }
         let generation = self.generation
         let count = page < pages ? pageSize : 0
@@ -86,6 +87,6 @@ public final class SampleItemSource: ItemSource {
             let n = page * pageSize + i + 1
             return Item(id: "\(generation)-\(n)", title: "Item \(n)", subtitle: "Refresh \(generation), page \(page + 1)")
         }
-        animator.schedule(nil, after: delay) { completion(.success(items)) }
+        animator.schedule(nil, after: delay) { completion(.success(ItemPage(items: items))) }
     }
 }

@@ -54,12 +54,7 @@ public final class DiskPictureCache: Sendable {
     }
 
     /// The file name for `url`.
-    static func name(_ url: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex + suffix
-    }
+    static func name(_ url: String) -> String { FNV1a.hex(url.utf8) + suffix }
 
     /// The picture fetched from `url` earlier, if it is still kept (at most `limit` bytes).
     public func bytes(for url: String, limit: Int) -> [UInt8]? {

@@ -69,6 +69,10 @@ public final class ThumbnailLoader: ImageSupplier {
     public private(set) var started = 0
     /// Pictures in memory now.
     public var count: Int { kept.count }
+    /// Rows that wanted a picture and found it decoded in memory.
+    public private(set) var hits = 0
+    /// Rows that wanted a picture not in memory (it was queued, or had failed).
+    public private(set) var misses = 0
     /// Jobs waiting or running now.
     public var pending: Int { queue.count + running.count }
 
@@ -81,6 +85,7 @@ public final class ThumbnailLoader: ImageSupplier {
     /// while it loads, or the broken mark. Starts the job when there is none.
     public func want(_ request: Request, size: Size) -> RowPicture {
         pins[request, default: 0] += 1
+        if kept[request.name] != nil { hits += 1 } else { misses += 1 }
         if kept[request.name] == nil, failed[request.name] == nil, running[request] == nil, !queue.contains(request) {
             queue.append(request)
             pump()

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PanelRefresh
 import Glibc
+import PanelInput
 
 /// What the program takes from the machine it runs on: the language ($LANG) and the local
 /// time's offset from UTC ($TZ, else /etc/localtime, through the C library's `localtime_r`).
@@ -21,6 +22,14 @@ public struct HostEnvironment: Sendable {
     /// `$XDG_SESSION_ID`: the logind session pam_systemd opened for the unit (`PAMName=`);
     /// nil without one (then the process's own session, if any, is asked of logind).
     public var sessionID: String?
+    /// The machine's id (`/etc/machine-id`, machine-id(5)); `$PANEL_REFRESH_MACHINE_ID` stands
+    /// for it where many kiosks share one machine (a fleet simulated on one host). It seeds
+    /// the refresh schedule's phase and jitter, so each panel of a fleet has its own; empty
+    /// where none is known.
+    public var machineID = ""
+    /// `$RUNTIME_DIRECTORY`'s first path (the unit's `RuntimeDirectory=`): where the control
+    /// socket goes; `state.control-socket` wins over it.
+    public var runtimeDirectory: String?
 
     /// A host of `language` ($LANG), `stateDirectory` ($STATE_DIRECTORY) and a local time offset in seconds for a date.
     public init(language: String, stateDirectory: String? = nil, utcOffset: @escaping @Sendable (Date) -> Int) {
@@ -31,9 +40,15 @@ public struct HostEnvironment: Sendable {
     public func applied(to configuration: Configuration) -> Configuration {
         var c = configuration
         if !c.stateDirectoryIsSet, let stateDirectory { c.stateDirectory = stateDirectory }
+        if c.controlSocket == nil, !c.controlSocketDisabled {
+            c.controlSocket = (runtimeDirectory ?? Self.defaultRuntimeDirectory) + "/control"
+        }
         if c.cacheDirectory == nil, let cacheDirectory { c.cacheDirectory = cacheDirectory }
         return c
     }
+
+    /// Where the control socket is without a `RuntimeDirectory=`: `/run/panel-refresh`.
+    public static let defaultRuntimeDirectory = "/run/panel-refresh"
 
     /// English and UTC: what every command but `run` and the live demo uses.
     public static let neutral = HostEnvironment(language: "en", utcOffset: { _ in 0 })
@@ -57,6 +72,12 @@ public struct HostEnvironment: Sendable {
         })
         host.cacheDirectory = directory("CACHE_DIRECTORY")
         host.sessionID = getenv("XDG_SESSION_ID").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        host.runtimeDirectory = directory("RUNTIME_DIRECTORY")
+        if let given = getenv("PANEL_REFRESH_MACHINE_ID").map({ String(cString: $0) }), !given.isEmpty {
+            host.machineID = given
+        } else if let bytes = try? BoundedFile.read("/etc/machine-id", limit: 256) {
+            host.machineID = TextFormat.trimmed(String(decoding: bytes, as: UTF8.self), newlines: true)
+        }
         return host
     }
 
