@@ -21,8 +21,16 @@ final class ScriptedSource: ItemSource {
         (self.answers, self.delay, self.animator) = (answers, delay, animator)
     }
 
+    /// Whether a first page the same as the last one is answered as unchanged, as the real
+    /// sources do for the same bytes.
+    var reportsUnchanged = false
+    private var lastFirstPage: [Item]?
+
     func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void) {
-        let answer = (page > 0 ? .success([]) : (answers.count > 1 ? answers.removeFirst() : answers[0])).map { ItemPage(items: $0) }
+        let items = page > 0 ? .success([]) : (answers.count > 1 ? answers.removeFirst() : answers[0])
+        let same = reportsUnchanged && page == 0 && (try? items.get()) != nil && (try? items.get()) == lastFirstPage
+        if page == 0, let shown = try? items.get() { lastFirstPage = shown }
+        let answer = items.map { ItemPage(items: $0, isUnchanged: same) }
         if page == 0 { loads += 1 }
         if holding { held.append((completion, answer)); return }
         animator.schedule(nil, after: delay) { completion(answer) }
