@@ -306,19 +306,21 @@ public final class PanelSession: ListDataSource {
         record(.refresh(t: now, component: shows == .header ? "header" : "list"))
         loading = shows
         generation += 1
-        schedule?.began()
         onRefreshBegan?()
         if items.isEmpty { statusView.status = .loading }
         if scene.clock.now < notBefore, case let .busy(source, status, _)? = busy {
-            // The server asked for no request until then: none is made.
+            // The server asked for no request until then: none is made, and the schedule,
+            // which waits for that time already, is not told of an attempt.
             let left = (notBefore - scene.clock.now).rounded(.up)
-            return endFirstPage(.failure(DataSourceError.busy(source: source, status: status, retryAfter: left)))
+            return endFirstPage(.failure(DataSourceError.busy(source: source, status: status, retryAfter: left)), asked: false)
         }
+        schedule?.began()
         source.load(page: 0, pageSize: pageSize) { [weak self] result in self?.endFirstPage(result) }
     }
 
-    /// A first page arrived (or did not): the list, the header, the banner and the schedule.
-    private func endFirstPage(_ result: Result<ItemPage, Error>) {
+    /// A first page arrived (or did not): the list, the header, the banner and the schedule
+    /// (`asked` false: no request was made, the schedule is left as it is).
+    private func endFirstPage(_ result: Result<ItemPage, Error>, asked: Bool = true) {
         loading = nil
         let at = scene.clock.now
         lastRefreshFailed = (try? result.get()) == nil
@@ -354,11 +356,13 @@ public final class PanelSession: ListDataSource {
             counters.failed += 1
             counters.lastError = String(describing: error)
             let retryAfter = (error as? DataSourceError)?.retryAfter
-            if let retryAfter {
-                notBefore = max(notBefore, at + retryAfter)
-                busy = error as? DataSourceError
+            if asked {
+                if let retryAfter {
+                    notBefore = max(notBefore, at + retryAfter)
+                    busy = error as? DataSourceError
+                }
+                schedule?.failed(at: at, retryAfter: retryAfter)
             }
-            schedule?.failed(at: at, retryAfter: retryAfter)
             // The list on screen stays; the header shows the failure, then the list says it:
             // in its place when it has no rows, in the banner over the rows it has.
             let reason = String(describing: error)

@@ -1,3 +1,5 @@
+import CCurl
+import Glibc
 import PanelInput
 import PanelRender
 
@@ -44,17 +46,51 @@ enum PictureFetch {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
-    /// The picture's bytes, as stored.
-    static func fetch(_ source: String, limits: PictureLimits, disk: DiskPictureCache?, cancel: CancelFlag) -> Result<[UInt8], PictureError> {
+    /// How long a picture fetched at `now` (seconds since 1970) may be used without asking the
+    /// server again: its `max-age`; else a tenth of the time since its `Last-Modified`, at
+    /// most a day (RFC 9111 4.2.2's heuristic, as browsers apply it); else a day.
+    static func freshUntil(_ answer: HTTPAnswer, now: Double) -> Double {
+        if let age = answer.maxAge { return now + age }
+        if let modified = answer.lastModified.map({ Double(panel_curl_getdate($0)) }), modified >= 0, modified <= now {
+            return now + min((now - modified) / 10, 86_400)
+        }
+        return now + 86_400
+    }
+
+    /// The picture's bytes, as stored: a fresh kept copy as it is; a stale one revalidated
+    /// (`If-None-Match` / `If-Modified-Since`: a 304 keeps it, nothing downloaded; a server that
+    /// cannot be reached leaves it in use); else fetched.
+    static func fetch(_ source: String, limits: PictureLimits, disk: DiskPictureCache?, cancel: CancelFlag,
+                      now: Double = Double(time(nil))) -> Result<[UInt8], PictureError> {
         if isURL(source) {
-            if let kept = disk?.bytes(for: source, limit: limits.maxBytes) { return .success(kept) }
+            let kept = disk?.kept(for: source, limit: limits.maxBytes)
+            if let kept, now < kept.freshUntil { return .success(kept.bytes) }
             do {
                 var http = HTTPLimits(maxBytes: limits.maxBytes, timeout: limits.timeout)
                 http.stallSeconds = limits.stallSeconds
-                let bytes = try HTTPFetch.get(source, limits: http, cancel: cancel)
+                var conditional: [String] = []
+                if let etag = kept?.etag { conditional.append("If-None-Match: \(etag)") }
+                if let modified = kept?.lastModified { conditional.append("If-Modified-Since: \(modified)") }
+                let answer: HTTPAnswer
+                do {
+                    answer = try HTTPFetch.request(source, limits: http, headers: conditional, cancel: cancel)
+                } catch let error as DataSourceError where kept != nil {
+                    if case .cancelled = error { return .failure(.cancelled) }
+                    // Stale is better than broken while the server is away.
+                    return .success(kept?.bytes ?? [])
+                }
+                if answer.notModified, var kept {
+                    kept.freshUntil = freshUntil(answer, now: now)
+                    if !answer.noStore { disk?.store(kept, for: source) }
+                    return .success(kept.bytes)
+                }
+                let bytes = answer.body
                 // Only what decodes as some picture is kept: an error page would be fetched from
                 // the disk forever.
-                if ImageFormat.sniff(bytes) != nil { disk?.store(bytes, for: source) }
+                if ImageFormat.sniff(bytes) != nil, !answer.noStore {
+                    disk?.store(DiskPictureCache.Kept(bytes: bytes, etag: answer.etag, lastModified: answer.lastModified,
+                                                      freshUntil: freshUntil(answer, now: now)), for: source)
+                }
                 return .success(bytes)
             } catch let error as DataSourceError {
                 if case .cancelled = error { return .failure(.cancelled) }
