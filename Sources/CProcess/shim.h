@@ -101,3 +101,22 @@ static inline int panel_signal_to_pipe(int number, int fd) {
     panel_signal_pipe_fd = fd;
     return sigaction(number, &action, NULL);
 }
+
+// The control socket (PanelApp's ControlServer). accept4 is declared only under _GNU_SOURCE:
+// the accepted descriptor is non-blocking and close-on-exec from the start (no window in which
+// a command's child inherits it, no fcntl that can fail after the accept). The fd or -1.
+#include <sys/socket.h>
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+static inline int panel_accept_nonblocking(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+
+// The uid of the process at the other end of a connected AF_UNIX socket (SO_PEERCRED, which
+// the kernel fills at connect(): the caller cannot lie about it). struct ucred is declared only
+// under _GNU_SOURCE; the kernel's layout is {pid, uid, gid}. 0 or -1 with errno.
+struct panel_peer_credentials { int pid; unsigned int uid; unsigned int gid; };
+static inline int panel_socket_peer_uid(int fd, unsigned int *uid) {
+    struct panel_peer_credentials credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *uid = credentials.uid;
+    return 0;
+}

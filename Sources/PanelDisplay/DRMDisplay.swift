@@ -129,6 +129,13 @@ public final class DRMDisplay: Display {
         rotation.swapsSides ? (mode.height, mode.width) : (mode.width, mode.height)
     }
 
+    /// The front buffer, the one the CRTC scans out (nil before the first mode set, or once
+    /// closed). Read from the mapping, which is slow on write-combined memory: for a screenshot.
+    public func glassSnapshot() -> GlassSnapshot? {
+        guard !closed, buffers.indices.contains(front) else { return nil }
+        return buffers[front].target.snapshot()
+    }
+
     /// The card, connector, mode, present path and rotation.
     public var summary: String {
         let path: String

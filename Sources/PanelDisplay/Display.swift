@@ -70,6 +70,11 @@ public protocol Display: AnyObject {
     func resume()
     /// One line for the log: what drives the glass and how.
     var summary: String { get }
+    /// What the glass shows now, as the glass is turned: the scanned-out buffer (a DRM card's
+    /// front buffer, the framebuffer's memory, the window's picture; the frame in memory for the
+    /// headless display); nil before anything was shown. For an operator's screenshot: it reads
+    /// scan-out memory once, which a frame never does.
+    func glassSnapshot() -> GlassSnapshot?
     /// Gives back what the display took (the CRTC as it was, buffers, the device). Safe twice.
     func close()
 }
@@ -164,4 +169,6 @@ public final class HeadlessDisplay: ImmediateDisplay {
 
     /// The frame on show, as a PNG file.
     public func savePNG(to path: String) throws { try PNG.write(backSurface, to: path) }
+    /// The frame in memory, which is what a headless display shows (nil before the first frame).
+    public func glassSnapshot() -> GlassSnapshot? { framesPresented > 0 ? GlassSnapshot(backSurface) : nil }
 }

@@ -118,6 +118,8 @@ public final class FramebufferDisplay: ImmediateDisplay {
         completion()
     }
 
+    /// The framebuffer's memory, as the panel shows it.
+    public func glassSnapshot() -> GlassSnapshot? { screen.snapshot() }
     /// The device, its size and format, and the rotation.
     public var summary: String { "\(path) \(screen.width)x\(screen.height) \(format), rotation \(rotation.rawValue)" }
 

@@ -179,6 +179,12 @@ public final class WindowDisplay: ImmediateDisplay {
         }
     }
 
+    /// The picture as the window shows it: turned in the glass's memory, else the shadow.
+    public func glassSnapshot() -> GlassSnapshot? {
+        guard framesPresented > 0 else { return nil }
+        return GlassSnapshot(glass?.memory ?? backSurface)
+    }
+
     /// "window WxH (x11, software)": the glass's size, SDL's video driver and renderer.
     public var summary: String {
         let (w, h) = glassSize

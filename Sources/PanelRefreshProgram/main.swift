@@ -178,6 +178,8 @@ func main() async -> Int32 {
                                                                  refreshing: options.isSet("--refreshing"),
                                                                  configuration: configuration), rotation: rotation)
             try ExpectedFrame.ppm(frame).write(to: URL(fileURLWithPath: out))
+        case "ctl":
+            return try control(options)
         case "devices":
             print(DevicesCommand.report(), terminator: "")
         case "record":
@@ -206,6 +208,58 @@ func main() async -> Int32 {
         fail(error.description, code: 2, command: command)
     } catch {
         fail("\(command): \(error)", code: 1)
+    }
+}
+
+/// `ctl COMMAND [FILE]`: one request to a running kiosk; its answer printed (or, for a
+/// screenshot, written). Exit 0 when the kiosk did it, 1 when it said why not or did not answer.
+@MainActor
+func control(_ options: ParsedArguments) throws -> Int32 {
+    guard let name = options.positional("COMMAND"), var command = ControlCommand(line: name) else {
+        throw UsageError("ctl needs one of \(ControlCommand.names.joined(separator: ", "))")
+    }
+    if options.isSet("--openmetrics") {
+        guard command == .metrics(.prometheus) else { throw UsageError("--openmetrics goes with metrics") }
+        command = .metrics(.openMetrics)
+    }
+    let file = options.positional("FILE")
+    if command == .screenshot && file == nil { throw UsageError("ctl screenshot needs FILE (- for standard output)") }
+    if command != .screenshot && file != nil { throw UsageError("only ctl screenshot takes FILE") }
+    let path = ControlClient.socketPath(given: options.value("--socket"),
+                                        runtimeDirectory: getenv("RUNTIME_DIRECTORY").map { String(cString: $0) })
+    switch try ControlClient.request(command, path: path) {
+    case .error(let message):
+        Log.error("ctl \(command.line): \(message)")
+        return 1
+    case .ok(let payload):
+        guard let file, command == .screenshot else {
+            writeStandardOutput(payload)
+            return 0
+        }
+        var bytes = payload
+        if file.hasSuffix(".ppm") {
+            let picture = try PNG.decode(payload, path: "screenshot")
+            bytes = [UInt8](ExpectedFrame.ppm(picture))
+        }
+        if file == "-" {
+            writeStandardOutput(bytes)
+        } else {
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            var stream = StandardError()
+            print("ctl: wrote \(file)", to: &stream)
+        }
+        return 0
+    }
+}
+
+/// All of `bytes` to standard output (a PNG is binary: not through print).
+func writeStandardOutput(_ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        offset += n
     }
 }
 

@@ -145,4 +145,31 @@ public enum PNG {
             throw RenderError.png(path: path, message: message(image))
         }
     }
+
+    /// A snapshot of the glass as an opaque 8-bit PNG, in memory (`png_image_write_to_memory`,
+    /// libpng 1.6.29): what `ctl screenshot` sends. Runs anywhere (the snapshot is a value).
+    public static func encode(_ snapshot: GlassSnapshot) throws(RenderError) -> [UInt8] {
+        // BGRA bytes in memory order are the words 0xAARRGGBB on a little-endian machine;
+        // the alpha is made opaque.
+        var words = snapshot.pixels.map { ($0 | 0xff00_0000).littleEndian }
+        var image = png_image()
+        image.version = panel_png_image_version
+        image.width = png_uint_32(snapshot.width)
+        image.height = png_uint_32(snapshot.height)
+        image.format = panel_png_format_bgra
+        let stride = Int32(snapshot.width * 4)
+        var size = 0
+        let measured = words.withUnsafeMutableBytes { raw in
+            png_image_write_to_memory(&image, nil, &size, 0, raw.baseAddress, stride, nil)
+        }
+        guard measured != 0, size > 0 else { throw RenderError.png(path: "screenshot", message: message(image)) }
+        var out = [UInt8](repeating: 0, count: size)
+        let written = out.withUnsafeMutableBytes { memory in
+            words.withUnsafeMutableBytes { raw in
+                png_image_write_to_memory(&image, memory.baseAddress, &size, 0, raw.baseAddress, stride, nil)
+            }
+        }
+        guard written != 0 else { throw RenderError.png(path: "screenshot", message: message(image)) }
+        return Array(out.prefix(size))
+    }
 }

@@ -51,4 +51,16 @@ final class NotifyListener {
         }
         return true
     }
+
+    /// Reads every message that comes within `seconds`.
+    func collect(for seconds: Double) {
+        let watch = Stopwatch()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while watch.elapsed < seconds {
+            var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiter, 1, Int32(max(1, (seconds - watch.elapsed) * 1000))) > 0 else { continue }
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n > 0 { messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) }
+        }
+    }
 }

@@ -41,6 +41,24 @@ public struct CommandHelp: Sendable {
                        ("panel-refresh run --set data.source=file --set data.file=/srv/items.json --rotation 90", "a portrait panel showing a file"),
                        ("panel-refresh run --window --config ./my.conf", "the same kiosk in a window on the desktop")]),
         CommandHelp(
+            name: "ctl",
+            summary: """
+            Asks a running kiosk through its control socket (state.control-socket; $RUNTIME_DIRECTORY/control \
+            in the unit, else /run/panel-refresh/control): status prints where it stands as JSON (state, items, \
+            the last success and its age, the last error, the display, the touchscreens, version, uptime, \
+            frames, dropped frames); refresh starts a refresh as a pull would; screenshot FILE writes what the \
+            glass shows (the scanned-out buffer, turned as the glass is) as PNG, or as PPM when FILE ends in \
+            .ppm (as QEMU's screendump), - for standard output; metrics prints the metrics in Prometheus' text \
+            format; blank and wake turn the panel off and on. Only root and the kiosk's own user are answered.
+            """,
+            options: [.positional("COMMAND", "status, refresh, screenshot, metrics, blank or wake"),
+                      .positional("FILE", "for screenshot: where the picture goes (- for standard output)", optional: true),
+                      .value("--socket", "PATH", "the control socket of a kiosk elsewhere than the unit's"),
+                      .flag("--openmetrics", "with metrics: the OpenMetrics 1.0 text format instead")],
+            examples: [("sudo panel-refresh ctl status", "where the kiosk of the systemd unit stands"),
+                       ("sudo panel-refresh ctl screenshot /tmp/panel.png", "what the panel shows, for a support ticket"),
+                       ("sudo panel-refresh ctl metrics", "the metrics a Prometheus server would scrape")]),
+        CommandHelp(
             name: "check",
             summary: """
             Reads and validates the whole configuration (default /etc/panel-refresh/config) and starts \

@@ -90,6 +90,15 @@ extension KioskHost {
         host.configurationPath = path
         host.session = session
         host.terminal = terminal
+        // The control socket (panel-refresh ctl): a kiosk without one still runs, and says why.
+        if let socket = environment.applied(to: configuration).controlSocket {
+            do {
+                host.control = try ControlServer(path: socket)
+                Log.info("control: panel-refresh ctl answers at \(socket)")
+            } catch {
+                Log.warning("control: no control socket: \(error)")
+            }
+        }
         if let interval = display.frameInterval { host.frameInterval = interval }
         return host
     }

@@ -52,6 +52,20 @@ public final class KioskHost: TimeStepped {
     /// Hears every runtime the host starts (the first and each reload's): the place to wire a
     /// trace or an app's views' handlers.
     public var onRuntime: ((PanelRuntime) -> Void)?
+    /// The control socket `panel-refresh ctl` talks to, when there is one: the real-time
+    /// driver watches its listener and connections, and its requests are answered here.
+    public var control: ControlServer? {
+        didSet { control?.onRequest = { [weak self] command, answer in self?.controlRequest(command, answer: answer) } }
+    }
+    /// Whether work a request leaves the loop for (a screenshot's PNG) is done at once
+    /// (virtual time) instead of on a worker.
+    public var answersInline = false
+    /// When the host was made, by its clock and by the calendar (the uptime's origin).
+    private let startTime: Double, startDate: Date
+    /// When the metrics file is written next (`state.metrics-file`), seconds of the clock.
+    private var nextMetricsWrite: Double?
+    /// The metrics file's failures logged so far (each cause once).
+    private var metricsFileFailures = Set<Int32>()
 
     /// What a signal asks of the driver.
     public enum SignalOutcome: Sendable, Equatable {
@@ -72,6 +86,8 @@ public final class KioskHost: TimeStepped {
         self.monitor = monitor
         self.displayMonitor = displayMonitor
         self.makeRuntime = makeRuntime
+        startTime = clock.now
+        startDate = clock.date
         runtime = try makeRuntime(configuration)
         runtime.onWake = { [weak self] in self?.onWake?() }
     }
@@ -91,6 +107,7 @@ public final class KioskHost: TimeStepped {
         arrive(at: time)
         onRuntime?(runtime)
         runtime.start(loading: loading)
+        scheduleMetrics(first: true)
     }
 
     /// Plays `frames` as if they came from a touchscreen, each at its time stamp (the live
@@ -192,10 +209,94 @@ public final class KioskHost: TimeStepped {
         default:
             Log.info("stopping")
             runtime.stop()
+            control?.close()
             terminal?.restore()
             // A data-source command still running, and what escaped its group, end with us.
             ChildSupervisor.endAll()
             return .exit(0)
+        }
+    }
+
+    // MARK: The control socket and the metrics
+
+    /// What the kiosk tells the outside now: the runtime's part, the touchscreens, the uptime
+    /// and the process's memory.
+    public func status() -> KioskStatus {
+        var status = runtime.status(display: display.summary, touchscreens: touchscreens?.nodes ?? [], started: startDate,
+                                    uptime: clock.now - startTime)
+        status.residentBytes = ProcessMemory.residentBytes()
+        return status
+    }
+
+    /// The control socket's listener is readable: connections are accepted.
+    public func controlAcceptable(at time: Double) {
+        arrive(at: time)
+        control?.acceptPending(now: clock.now)
+    }
+
+    /// A control connection is readable: its request is read, and answered when whole.
+    public func controlReadable(_ fd: Int32, at time: Double) {
+        arrive(at: time)
+        control?.readable(fd, now: clock.now)
+        runtime.pump()
+    }
+
+    /// A control connection is writable: more of its answer goes.
+    public func controlWritable(_ fd: Int32, at time: Double) {
+        arrive(at: time)
+        control?.writable(fd, now: clock.now)
+    }
+
+    /// One request of `ctl`, answered on the loop (a screenshot's encoding off it).
+    private func controlRequest(_ command: ControlCommand, answer: @escaping @MainActor (ControlReply) -> Void) {
+        func text(_ line: String) -> ControlReply { .ok(Array((line + "\n").utf8)) }
+        switch command {
+        case .status:
+            answer(text(status().json))
+        case .metrics(let format):
+            answer(.ok(Array(format.render(status()).utf8)))
+        case .refresh:
+            guard let session = runtime.session else { return answer(.error("the kiosk shows an app's views: there is no list to refresh")) }
+            Log.info("control: refresh asked")
+            answer(session.reload() ? text("refreshing") : text("a refresh is under way already"))
+        case .blank:
+            answer(runtime.blankNow() ? text("blank") : text(display.isBlank ? "blank already" : "cannot blank"))
+        case .wake:
+            answer(runtime.wakeUp() ? text("awake") : text("awake already"))
+        case .screenshot:
+            guard let snapshot = display.glassSnapshot() else { return answer(.error("nothing is on the glass yet")) }
+            Background.run(inline: answersInline, {
+                Result { () throws -> [UInt8] in try PNG.encode(snapshot) }
+            }, then: { [weak self] result in
+                switch result {
+                case .success(let png): answer(.ok(png))
+                case .failure(let error): answer(.error("cannot encode the screenshot: \(error)"))
+                }
+                // The answer is ready off the loop's own entries: the loop's sources follow it.
+                self?.onWake?()
+            })
+        }
+    }
+
+    /// Sets when the metrics file is written next: at once after the start, then every
+    /// `state.metrics-seconds`.
+    private func scheduleMetrics(first: Bool = false) {
+        let c = runtime.metricsSettings
+        guard c.file != nil else { nextMetricsWrite = nil; return }
+        nextMetricsWrite = clock.now + (first ? 0 : c.seconds)
+    }
+
+    /// Writes the metrics file when it is due (whole, to a temporary file renamed over it, so
+    /// the textfile collector never reads half of it).
+    private func writeMetricsIfDue() {
+        guard let due = nextMetricsWrite, clock.now >= due, let path = runtime.metricsSettings.file else { return }
+        scheduleMetrics()
+        do {
+            try AtomicFile.write(Array(MetricsExposition.prometheus.render(status()).utf8), to: path, durable: false)
+        } catch {
+            if metricsFileFailures.insert(error.errno).inserted {
+                Log.warning("metrics: cannot write \(path): \(error.step): \(String(cString: strerror(error.errno)))")
+            }
         }
     }
 
@@ -296,7 +397,8 @@ public final class KioskHost: TimeStepped {
 
     /// When the runtime or the script needs the loop next; nil: sleep until an event.
     public var nextWakeUp: Double? {
-        [runtime.nextWakeUp, script.first?.timestamp, completesFramesOnTick && display.isFrameInFlight ? clock.now : nil]
+        [runtime.nextWakeUp, script.first?.timestamp, completesFramesOnTick && display.isFrameInFlight ? clock.now : nil,
+         control?.nextDeadline, nextMetricsWrite]
             .compactMap { $0 }.min()
     }
 
@@ -313,6 +415,8 @@ public final class KioskHost: TimeStepped {
             script = script.dropFirst()
         }
         if !due.isEmpty { runtime.handle(due) }
+        control?.expire(now: clock.now)
+        writeMetricsIfDue()
         runtime.pump()
     }
 
@@ -334,6 +438,7 @@ public final class KioskHost: TimeStepped {
             configuration = fresh
             onRuntime?(runtime)
             runtime.start()
+            scheduleMetrics(first: true)
             return true
         } catch {
             refuseReload(error)

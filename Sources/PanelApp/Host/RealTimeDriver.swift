@@ -16,6 +16,13 @@ public final class RealTimeDriver {
     /// What is driven.
     public let host: KioskHost
     private var inputSources: [String: DispatchSourceRead] = [:]
+    /// The control socket's connections: a read source while a request comes, a write source
+    /// while an answer goes.
+    private var controlReaders: [Int32: DispatchSourceRead] = [:]
+    private var controlWriters: [Int32: DispatchSourceWrite] = [:]
+    /// Cancelled control sources whose cancel handler has not run yet, by descriptor: a retired
+    /// connection is closed only when none is left.
+    private var controlCancels: [Int32: Int] = [:]
     private var keep: [any DispatchSourceProtocol] = []
     /// The display's events, and the generation of the descriptor it watches.
     private var displayEvents: DispatchSourceRead?
@@ -93,6 +100,9 @@ public final class RealTimeDriver {
         if let session = host.session {
             keep.append(readSource(session.fileDescriptor) { [unowned self] in self.enter(self.host.sessionEvents) })
         }
+        if let control = host.control {
+            keep.append(readSource(control.listenDescriptor) { [unowned self] in self.enter(self.host.controlAcceptable) })
+        }
         if let interval = host.watchdogInterval {
             let watchdog = DispatchSource.makeTimerSource(queue: .main)
             watchdog.schedule(deadline: .now(), repeating: interval / 2)
@@ -135,11 +145,50 @@ public final class RealTimeDriver {
             }
         }
         if host.display.eventDescriptorGeneration != watchedDisplayGeneration { watchDisplayEvents() }
+        settleControl()
         if endsAfterScript, !host.hasScript, host.runtime.nextWakeUp == nil {
             host.runtime.stop()
             onExit(0)
         }
         schedule()
+    }
+
+    /// Follows the control connections: a source for each that reads or writes, none for the
+    /// rest; a retired one is closed once its sources are cancelled (their cancel handlers ran).
+    private func settleControl() {
+        guard let control = host.control else { return }
+        let reading = Set(control.reading), writing = Set(control.writing)
+        func cancelled(_ fd: Int32) -> @Sendable () -> Void {
+            controlCancels[fd, default: 0] += 1
+            return onMain { [unowned self] in
+                self.controlCancels[fd, default: 1] -= 1
+                if self.controlCancels[fd] == 0 {
+                    self.controlCancels[fd] = nil
+                    self.host.control?.release(fd)
+                }
+            }
+        }
+        for (fd, source) in controlReaders where !reading.contains(fd) {
+            source.setCancelHandler(handler: cancelled(fd))
+            source.cancel()
+            controlReaders[fd] = nil
+        }
+        for (fd, source) in controlWriters where !writing.contains(fd) {
+            source.setCancelHandler(handler: cancelled(fd))
+            source.cancel()
+            controlWriters[fd] = nil
+        }
+        for fd in reading where controlReaders[fd] == nil {
+            controlReaders[fd] = readSource(fd) { [unowned self] in self.enter { self.host.controlReadable(fd, at: $0) } }
+        }
+        for fd in writing where controlWriters[fd] == nil {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: .main)
+            source.setEventHandler(handler: onMain { [unowned self] in self.enter { self.host.controlWritable(fd, at: $0) } })
+            source.resume()
+            controlWriters[fd] = source
+        }
+        // Retired with no source (refused before it had one, or its cancels are done).
+        for fd in control.retired where controlCancels[fd] == nil { control.release(fd) }
     }
 
     /// Watches the display's current descriptor. A card that went away and came back has a

@@ -60,6 +60,8 @@ public final class PanelRuntime {
     public private(set) var touchToGlass = LatencyHistogram()
     /// When this runtime started, seconds of the clock.
     public let startTime: Double
+    /// `state.metrics-file` and `state.metrics-seconds`: where the host writes the metrics, how often.
+    public let metricsSettings: (file: String?, seconds: Double)
 
     /// What the runtime shows.
     public enum Content {
@@ -101,6 +103,7 @@ public final class PanelRuntime {
         (self.notifier, self.clock, self.backlight) = (notifier, clock, backlight)
         blankAfter = configuration.blankAfter
         quietAfterTouch = configuration.quietAfterTouch
+        metricsSettings = (configuration.metricsFile, configuration.metricsSeconds)
         startTime = clock.now
         lastActivity = clock.now
         statisticsSince = clock.now
