@@ -164,10 +164,10 @@ public final class ControlServer {
             unlink(path)
         }
         let fd: Int32
-        do {
+        do throws(SystemCallError) {
             fd = try SystemCall.retrying("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         } catch { throw .call(path: path, error) }
-        do {
+        do throws(SystemCallError) {
             var address = Self.address(path)
             _ = try SystemCall.retrying("bind") {
                 withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }

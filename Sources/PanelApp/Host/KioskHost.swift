@@ -291,7 +291,7 @@ public final class KioskHost: TimeStepped {
     private func writeMetricsIfDue() {
         guard let due = nextMetricsWrite, clock.now >= due, let path = runtime.metricsSettings.file else { return }
         scheduleMetrics()
-        do {
+        do throws(AtomicFile.Failure) {
             try AtomicFile.write(Array(MetricsExposition.prometheus.render(status()).utf8), to: path, durable: false)
         } catch {
             if metricsFileFailures.insert(error.errno).inserted {
