@@ -246,11 +246,11 @@ struct PoliteHTTPTests {
 
 @Suite("Compressed answers")
 struct CompressedAnswerTests {
-    /// 10 MB of spaces between brackets, gzipped (about 10 KB), by Python's gzip module.
-    static func bomb() throws -> [UInt8] {
+    /// What Python's gzip module makes of the bytes `expression` (Python) gives.
+    static func gzip(_ expression: String) throws -> [UInt8] {
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = ["-c", "import gzip, sys; sys.stdout.buffer.write(gzip.compress(b'[' + b' ' * 10_000_000 + b']', 9))"]
+        python.arguments = ["-c", "import gzip, sys; sys.stdout.buffer.write(gzip.compress(\(expression), 9))"]
         let out = Pipe()
         python.standardOutput = out
         try python.run()
@@ -258,6 +258,9 @@ struct CompressedAnswerTests {
         python.waitUntilExit()
         return bytes
     }
+
+    /// 10 MB of spaces between brackets, gzipped (about 10 KB).
+    static func bomb() throws -> [UInt8] { try gzip("b'[' + b' ' * 10_000_000 + b']'") }
 
     static func gzipServer(_ body: [UInt8], connections: Int = 1) throws -> LoopbackServer {
         try LoopbackServer(connections: connections) { server, client, _ in
@@ -280,14 +283,7 @@ struct CompressedAnswerTests {
 
     @Test("a gzipped list within the bound is decoded and shown")
     func gzippedList() throws {
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = ["-c", "import gzip, sys; sys.stdout.buffer.write(gzip.compress(b'[{\"title\":\"zipped\"}]'))"]
-        let out = Pipe()
-        python.standardOutput = out
-        try python.run()
-        let body = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
-        python.waitUntilExit()
+        let body = try Self.gzip(#"b'[{"title":"zipped"}]'"#)
         let server = try Self.gzipServer(body)
         let answer = try HTTPFetch.request("http://127.0.0.1:\(server.port)/", limits: HTTPLimits(timeout: 20))
         #expect(String(decoding: answer.body, as: UTF8.self) == #"[{"title":"zipped"}]"#)
