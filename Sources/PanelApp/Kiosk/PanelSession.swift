@@ -300,6 +300,13 @@ public final class PanelSession: ListDataSource {
         beginFirstPage(list.orientation == .vertical ? .header : .list)
     }
 
+    /// What the busy server said, with the seconds still to wait, while `notBefore` holds every
+    /// request back; nil once it has passed.
+    private var heldBack: DataSourceError? {
+        guard scene.clock.now < notBefore, case let .busy(source, status, _)? = busy else { return nil }
+        return .busy(source: source, status: status, retryAfter: (notBefore - scene.clock.now).rounded(.up))
+    }
+
     /// The one path of every refresh, whatever started it: the trace's line, the schedule, the
     /// load, and its end (`endFirstPage`).
     private func beginFirstPage(_ shows: Loading) {
@@ -308,11 +315,10 @@ public final class PanelSession: ListDataSource {
         generation += 1
         onRefreshBegan?()
         if items.isEmpty { statusView.status = .loading }
-        if scene.clock.now < notBefore, case let .busy(source, status, _)? = busy {
+        if let held = heldBack {
             // The server asked for no request until then: none is made, and the schedule,
             // which waits for that time already, is not told of an attempt.
-            let left = (notBefore - scene.clock.now).rounded(.up)
-            return endFirstPage(.failure(DataSourceError.busy(source: source, status: status, retryAfter: left)), asked: false)
+            return endFirstPage(.failure(held), asked: false)
         }
         schedule?.began()
         source.load(page: 0, pageSize: pageSize) { [weak self] result in self?.endFirstPage(result) }
@@ -395,10 +401,9 @@ public final class PanelSession: ListDataSource {
         guard let loader else { return }
         record(.refresh(t: now, component: list.orientation == .vertical ? "footer" : "trailer"))
         let asked = generation
-        if scene.clock.now < notBefore, case let .busy(source, status, _)? = busy {
-            let left = (notBefore - scene.clock.now).rounded(.up)
+        if let held = heldBack {
             loader.finishedDisplayDuration = failureDisplayDuration
-            loader.endRefreshing(result: .failure(String(describing: DataSourceError.busy(source: source, status: status, retryAfter: left))))
+            loader.endRefreshing(result: .failure(String(describing: held)))
             return
         }
         source.load(page: loadedPages, pageSize: pageSize) { [weak self] result in
