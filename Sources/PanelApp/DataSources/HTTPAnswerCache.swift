@@ -80,7 +80,8 @@ final class HTTPAnswerCache: Sendable {
         guard let directory, let path = path(url), Self.oneLine(url), Self.oneLine(entry.etag),
               Self.oneLine(entry.lastModified) else { return }
         if mkdir(directory, 0o700) != 0 && errno != EEXIST { return }
-        let head = Self.magic + url + "\n" + (entry.etag ?? "") + "\n" + (entry.lastModified ?? "") + "\n"
+        // Interpolated, not a `+` chain with `??`: Swift 6.2 gives up type-checking long ones.
+        let head = "\(Self.magic)\(url)\n\(entry.etag ?? "")\n\(entry.lastModified ?? "")\n"
         // Each writer its own temporary name: two loads of one document may end at once.
         let temporary = path + ".\(UInt32.random(in: 0...UInt32.max))"
         guard (try? AtomicFile.write(Array(head.utf8) + body, to: path, temporary: temporary, durable: false)) != nil else { return }

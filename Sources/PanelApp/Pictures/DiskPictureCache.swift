@@ -114,7 +114,14 @@ public final class DiskPictureCache: Sendable {
         let name = Self.name(url)
         func line(_ s: String?) -> [UInt8] { Array((s ?? "").utf8.filter { $0 != 0x0a && $0 != 0x0d }) + [0x0a] }
         let fresh = kept.freshUntil.isFinite ? String(Int64(kept.freshUntil)) : "0"
-        let file = Self.magic + Array(url.utf8) + [0x0a] + line(kept.etag) + line(kept.lastModified) + line(fresh) + kept.bytes
+        // Appended piece by piece: one long `+` chain of arrays is more than Swift 6.2 type-checks in time.
+        var file: [UInt8] = Self.magic
+        file += Array(url.utf8)
+        file.append(0x0a)
+        file += line(kept.etag)
+        file += line(kept.lastModified)
+        file += line(fresh)
+        file += kept.bytes
         guard file.count <= budget else { return }
         // Each writer its own temporary name: two workers may fetch one URL at once.
         let temporary = directory + "/" + name + ".\(UInt32.random(in: 0...UInt32.max))"
