@@ -34,6 +34,9 @@ struct panel_curl_api {
     void (*slist_free_all)(struct curl_slist *);
 };
 
+// One copy per object file (a static in a header): Swift code calls these from one file only,
+// PanelApp's HTTPFetch.swift, which loads them (a release build splits a module into several
+// object files, and another file's copy would never be filled).
 static inline struct panel_curl_api *panel_curl_api_storage(void) {
     static struct panel_curl_api api;
     return &api;

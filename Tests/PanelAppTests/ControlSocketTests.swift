@@ -135,6 +135,32 @@ struct ControlSocketTests {
         #expect(Int(String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 >= 15)
     }
 
+    @Test("refreshing by itself, the kiosk tells the journal each time its list changed, and only then")
+    func listChangedLines() throws {
+        let dir0 = try scratchDirectory("ctl-board")
+        defer { try? FileManager.default.removeItem(atPath: dir0) }
+        func board(_ count: Int) throws {
+            let rows = (1...count).map { "{\"id\": \"t\($0)\", \"title\": \"Train \($0)\"}" }
+            try ("[" + rows.joined(separator: ",") + "]").write(toFile: dir0 + "/board.json", atomically: true, encoding: .utf8)
+        }
+        try board(3)
+        let (run, dir, _) = try startControlledKiosk("[data]\nsource = file\nfile = \(dir0)/board.json\n[refresh]\nevery = 1\njitter = 0\nquiet-after-touch = 0")
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+        #expect(run.wait(for: "showing 3 items"), "\(run.log)")
+        func refreshes() -> Int {
+            ((try? String(contentsOfFile: dir + "/trace", encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("\"kind\":\"refresh\"") }.count
+        }
+        // Two refreshes of the same file: unchanged, and nothing in the journal.
+        let watch = Stopwatch()
+        while refreshes() < 3 && watch.elapsed < 10 { usleep(50_000) }
+        #expect(refreshes() >= 3)
+        try board(5)
+        #expect(run.wait(for: "refresh: the list changed: 5 items (3 before)", timeout: 10), "\(run.log)")
+        try board(2)
+        #expect(run.wait(for: "refresh: the list changed: 2 items (5 before)", timeout: 10), "\(run.log)")
+        #expect(run.log.components(separatedBy: "the list changed").count == 3, "\(run.log)")
+    }
+
     @Test("ctl screenshot equals expected-frame of the same state: 0 differing pixels")
     func screenshot() throws {
         let (run, dir, socket) = try startControlledKiosk()

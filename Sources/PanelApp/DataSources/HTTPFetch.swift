@@ -215,11 +215,22 @@ enum HTTPFetch {
     static func retryAfter(_ value: String, date: String?) -> Double? {
         let text = TextFormat.trimmed(value)
         if let seconds = Int(text), seconds >= 0 { return min(Double(seconds), maxWait) }
-        let until = panel_curl_getdate(text)
-        guard until >= 0 else { return nil }
-        var now = Int64(time(nil))
-        if let date, case let server = panel_curl_getdate(date), server >= 0 { now = Int64(server) }
-        return min(max(Double(until - now), 0), maxWait)
+        guard let until = Self.date(text) else { return nil }
+        let now = date.flatMap(Self.date) ?? Double(time(nil))
+        return min(max(until - now, 0), maxWait)
+    }
+
+    /// An HTTP date (RFC 9110 5.6.7, and the obsolete forms) as seconds since 1970, read by
+    /// libcurl's `curl_getdate`; nil when it is none, or libcurl cannot be had.
+    ///
+    /// Every call into CCurl stays in this file: the shim keeps the functions it found in a
+    /// `static` of a header, and a release build compiles a module into several object files,
+    /// each with its own copy, which only this file's `panel_curl_load()` fills (a picture's
+    /// `Last-Modified` read from another file called a null pointer).
+    static func date(_ text: String) -> Double? {
+        guard unavailable == nil else { return nil }
+        let seconds = panel_curl_getdate(text)
+        return seconds >= 0 ? Double(seconds) : nil
     }
 
     /// Seconds as libcurl's milliseconds, at least 1 (0 would mean "no timeout").

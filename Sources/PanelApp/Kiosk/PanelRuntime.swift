@@ -85,8 +85,8 @@ public final class PanelRuntime {
     ///     in real time); by default the clock's own time (virtual time: timings of 0).
     ///   - host: the language and time zone of the machine (the program reads them in main);
     ///     by default English and UTC.
-    ///   - announcesList: whether "showing N items" goes to the journal once (off where nobody
-    ///     reads one).
+    ///   - announcesList: whether "showing N items" goes to the journal once, and each later
+    ///     refresh that changed the list a `list-changed` line (off where nobody reads one).
     public convenience init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
                             source: @escaping (Animator) -> any ItemSource, clock: ManualClock, stopwatch: (() -> Double)? = nil,
                             backlight: Backlight? = nil, host: HostEnvironment = .neutral, announcesList: Bool = true) throws {
@@ -100,6 +100,7 @@ public final class PanelRuntime {
                 backlight: Backlight? = nil, host: HostEnvironment = .neutral, announcesList: Bool = true) throws {
         self.display = display
         announcedList = !announcesList
+        announcesChanges = announcesList
         (self.notifier, self.clock, self.backlight) = (notifier, clock, backlight)
         blankAfter = configuration.blankAfter
         quietAfterTouch = configuration.quietAfterTouch
@@ -194,6 +195,7 @@ public final class PanelRuntime {
             if let error = session.counters.lastError, session.lastRefreshFailed {
                 self.tell(.failed(reason: error))
             } else {
+                self.announceChange(session)
                 self.notifyShowing()
             }
         }
@@ -343,6 +345,24 @@ public final class PanelRuntime {
             announcedList = true
             Log.info("showing \(showing)")
         }
+    }
+
+    /// Whether refreshes that changed the list are told to the journal.
+    private let announcesChanges: Bool
+    /// The session's count of changing refreshes, and its item count, when the journal last
+    /// heard of them.
+    private var changesAnnounced = (refreshes: 0, items: 0)
+
+    /// One `list-changed` line per refresh that changed the list after the first (a kiosk that
+    /// refreshes by itself shows in its journal when its list moved; unchanged answers, 304s
+    /// among them, say nothing: every 60 s they would be most of the journal).
+    private func announceChange(_ session: PanelSession) {
+        guard announcesChanges, session.counters.changed != changesAnnounced.refreshes else { return }
+        if changesAnnounced.refreshes > 0 {
+            Log.event(.listChanged, priority: 6, "refresh: the list changed: \(session.items.count) items (\(changesAnnounced.items) before)",
+                      fields: ["PANEL_REFRESH_ITEMS": "\(session.items.count)"])
+        }
+        changesAnnounced = (session.counters.changed, session.items.count)
     }
 
     /// A failed save of the last-updated time: the list and the refresh go on (the time stays

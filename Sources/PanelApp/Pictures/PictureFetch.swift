@@ -1,4 +1,3 @@
-import CCurl
 import Glibc
 import PanelInput
 import PanelRender
@@ -51,7 +50,7 @@ enum PictureFetch {
     /// most a day (RFC 9111 4.2.2's heuristic, as browsers apply it); else a day.
     static func freshUntil(_ answer: HTTPAnswer, now: Double) -> Double {
         if let age = answer.maxAge { return now + age }
-        if let modified = answer.lastModified.map({ Double(panel_curl_getdate($0)) }), modified >= 0, modified <= now {
+        if let modified = answer.lastModified.flatMap(HTTPFetch.date), modified <= now {
             return now + min((now - modified) / 10, 86_400)
         }
         return now + 86_400
@@ -65,38 +64,20 @@ enum PictureFetch {
         if isURL(source) {
             let kept = disk?.kept(for: source, limit: limits.maxBytes)
             if let kept, now < kept.freshUntil { return .success(kept.bytes) }
-            do {
-                var http = HTTPLimits(maxBytes: limits.maxBytes, timeout: limits.timeout)
-                http.stallSeconds = limits.stallSeconds
-                var conditional: [String] = []
-                if let etag = kept?.etag { conditional.append("If-None-Match: \(etag)") }
-                if let modified = kept?.lastModified { conditional.append("If-Modified-Since: \(modified)") }
-                let answer: HTTPAnswer
-                do {
-                    answer = try HTTPFetch.request(source, limits: http, headers: conditional, cancel: cancel)
-                } catch let error as DataSourceError where kept != nil {
-                    if case .cancelled = error { return .failure(.cancelled) }
-                    // Stale is better than broken while the server is away.
-                    return .success(kept?.bytes ?? [])
-                }
-                if answer.notModified, var kept {
-                    kept.freshUntil = freshUntil(answer, now: now)
-                    if !answer.noStore { disk?.store(kept, for: source) }
-                    return .success(kept.bytes)
-                }
-                let bytes = answer.body
-                // Only what decodes as some picture is kept: an error page would be fetched from
-                // the disk forever.
-                if ImageFormat.sniff(bytes) != nil, !answer.noStore {
-                    disk?.store(DiskPictureCache.Kept(bytes: bytes, etag: answer.etag, lastModified: answer.lastModified,
-                                                      freshUntil: freshUntil(answer, now: now)), for: source)
-                }
-                return .success(bytes)
-            } catch let error as DataSourceError {
-                if case .cancelled = error { return .failure(.cancelled) }
-                return .failure(.fetch(error))
-            } catch {
-                return .failure(.fetch(.unreachable(source: source, reason: "\(error)")))
+            var http = HTTPLimits(maxBytes: limits.maxBytes, timeout: limits.timeout)
+            http.stallSeconds = limits.stallSeconds
+            var conditional: [String] = []
+            if let etag = kept?.etag { conditional.append("If-None-Match: \(etag)") }
+            if let modified = kept?.lastModified { conditional.append("If-Modified-Since: \(modified)") }
+            switch Result(catching: { try HTTPFetch.request(source, limits: http, headers: conditional, cancel: cancel) }) {
+            case .success(let answer):
+                return .success(keep(answer, over: kept, from: source, disk: disk, now: now))
+            case .failure(let error):
+                let failure = error as? DataSourceError ?? .unreachable(source: source, reason: "\(error)")
+                if case .cancelled = failure { return .failure(.cancelled) }
+                // Stale is better than broken while the server is away.
+                if let kept { return .success(kept.bytes) }
+                return .failure(.fetch(failure))
             }
         }
         guard source.hasPrefix("/") else { return .failure(.unsupported(source: source)) }
@@ -108,5 +89,23 @@ enum PictureFetch {
             case .unreadable, .notRegular: return .failure(.fetch(.unreachable(source: source, reason: error.description)))
             }
         }
+    }
+
+    /// What an answer gives: the kept copy after a 304 (fresh again), else the body, kept on
+    /// the disk with its validators when it is some picture (an error page would be fetched
+    /// from the disk forever) and the server allows it.
+    private static func keep(_ answer: HTTPAnswer, over kept: DiskPictureCache.Kept?, from source: String,
+                             disk: DiskPictureCache?, now: Double) -> [UInt8] {
+        let fresh = freshUntil(answer, now: now)
+        if answer.notModified, var kept {
+            kept.freshUntil = fresh
+            if !answer.noStore { disk?.store(kept, for: source) }
+            return kept.bytes
+        }
+        if ImageFormat.sniff(answer.body) != nil, !answer.noStore {
+            disk?.store(DiskPictureCache.Kept(bytes: answer.body, etag: answer.etag, lastModified: answer.lastModified,
+                                              freshUntil: fresh), for: source)
+        }
+        return answer.body
     }
 }

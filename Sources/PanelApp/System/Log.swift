@@ -24,6 +24,8 @@ public enum Log {
     public enum Event: String, Sendable {
         /// A data source gave no page (the list on screen stays).
         case refreshFailed = "refresh-failed"
+        /// A refresh after the first load brought a list that differs from the one shown.
+        case listChanged = "list-changed"
         /// Drawing failed; it is retried.
         case displayError = "display-error"
         /// Drawing works again.
