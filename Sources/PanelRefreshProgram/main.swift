@@ -194,7 +194,16 @@ func main() async -> Int32 {
             let recording = try EvemuRecording.load(path: file, descriptionPath: options.value("--desc"))
             let device = try UInputDevice(description: recording.device)
             Log.info("injecting \(file) through \(device.devnode ?? "a uinput device")")
-            // Give udev and the panel a moment to open the new device before the first touch.
+            // The first touch only once the panel can read it: a reader (the panel, or logind
+            // for it) has the new node open, then half a second for the panel to add it to its
+            // loop. A fixed half second from the device's creation was too short where udev
+            // is slow (an emulated arm64 guest lost the first touch of a fresh start). Without a
+            // reader within 10 s (no panel running, or one this user cannot see) it plays anyway.
+            let watch = ContinuousClock.now
+            while !device.hasReader, ContinuousClock.now - watch < .seconds(10) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            if !device.hasReader { Log.warning("inject: nothing has \(device.devnode ?? "the device") open after 10 s; playing anyway") }
             try await Task.sleep(for: .milliseconds(500))
             try await device.play(recording, clock: ContinuousClock())
         default:

@@ -108,7 +108,7 @@ public struct CommandHelp: Sendable {
             examples: [("panel-refresh record /dev/input/event3 > pull.evemu", "record a pull on that device")]),
         CommandHelp(
             name: "inject",
-            summary: "Creates a uinput touchscreen from the recording's description and plays its events in real time.",
+            summary: "Creates a uinput touchscreen from the recording's description and plays its events in real time, once a running panel has the new device open (at most 10 s later).",
             options: [.positional("FILE", "the recording: evemu, or events with --desc"), .desc],
             examples: [("panel-refresh inject pull.evemu", "replay a pull into a running kiosk")]),
         CommandHelp(
