@@ -20,16 +20,22 @@ func startControlledKiosk(_ extra: String = "", environment: [String: String] = 
 }
 
 /// The program run with both its outputs read whole: its exit code, stdout and stderr.
-/// `prefix`: a command it runs under (setpriv); `executable`: another program instead.
-func runProgram(_ arguments: [String], prefix: [String] = [], executable: String? = nil) throws -> (Int32, [UInt8], String) {
+/// `prefix`: a command it runs under (setpriv); `executable`: another program instead (a
+/// checker, a compressor); `input`: its standard input, else none.
+func runProgram(_ arguments: [String], prefix: [String] = [], executable: String? = nil, input: [UInt8]? = nil) throws -> (Int32, [UInt8], String) {
     let process = Process()
     let command = prefix + [executable ?? programPath ?? "/nonexistent"] + arguments
     process.executableURL = URL(fileURLWithPath: command[0])
     process.arguments = Array(command.dropFirst())
-    let out = Pipe(), err = Pipe()
+    let out = Pipe(), err = Pipe(), stdin = Pipe()
     process.standardOutput = out
     process.standardError = err
+    if input != nil { process.standardInput = stdin }
     try process.run()
+    if let input {
+        // Fed from another thread: a large input would fill the pipe while the output is unread.
+        Thread { stdin.fileHandleForWriting.write(Data(input)); try? stdin.fileHandleForWriting.close() }.start()
+    }
     let stdout = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
     let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
@@ -106,19 +112,9 @@ struct ControlSocketTests {
         let text = String(decoding: metrics, as: UTF8.self)
         #expect(text.contains("panel_refresh_refreshes_total{result=\"ok\"}") && text.contains("panel_refresh_frames_total"))
         for input in [text, try String(contentsOfFile: dir + "/kiosk.prom", encoding: .utf8)] {
-            let check = Process()
-            check.executableURL = URL(fileURLWithPath: "/usr/bin/promtool")
-            check.arguments = ["check", "metrics"]
-            let stdin = Pipe(), output = Pipe()
-            check.standardInput = stdin
-            check.standardOutput = output
-            check.standardError = output
-            try check.run()
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try stdin.fileHandleForWriting.close()
-            let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            check.waitUntilExit()
-            #expect(check.terminationStatus == 0 && said.isEmpty, "promtool: \(said)")
+            let (code, out, err) = try runProgram(["check", "metrics"], executable: "/usr/bin/promtool", input: Array(input.utf8))
+            let said = String(decoding: out, as: UTF8.self) + err
+            #expect(code == 0 && said.isEmpty, "promtool: \(said)")
         }
     }
 

@@ -249,18 +249,7 @@ struct CompressedAnswerTests {
     /// `bytes` through the gzip program (Essential in Debian: every machine and chroot the
     /// suite runs in has it, which python3 is not).
     static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-9", "-n", "-c"]
-        let input = Pipe(), out = Pipe()
-        (gzip.standardInput, gzip.standardOutput) = (input, out)
-        try gzip.run()
-        // Fed from another thread: a large input would fill the pipe while the output is unread.
-        let writer = Thread { input.fileHandleForWriting.write(Data(bytes)); try? input.fileHandleForWriting.close() }
-        writer.start()
-        let compressed = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
-        gzip.waitUntilExit()
-        return compressed
+        try runProgram(["-9", "-n", "-c"], executable: "/bin/gzip", input: bytes).1
     }
 
     /// 10 MB of spaces between brackets, gzipped (about 10 KB).

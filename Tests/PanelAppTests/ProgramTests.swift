@@ -277,18 +277,8 @@ struct HelpTests {
             Issue.record("groff is missing: scripts/bootstrap installs it")
             return "no groff"
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: groff)
-        process.arguments = ["-man", "-Tutf8", "-ww", "-z"]
-        let input = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(Data(roff.utf8))
-        try input.fileHandleForWriting.close()
-        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (code, _, warnings) = try runProgram(["-man", "-Tutf8", "-ww", "-z"], executable: groff, input: Array(roff.utf8))
+        #expect(code == 0)
         return warnings
     }
 }
