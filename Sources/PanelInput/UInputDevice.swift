@@ -62,15 +62,11 @@ public final class UInputDevice {
     /// it, or logind holding it for the panel's session. Read from `/proc/PID/fd`, so it sees
     /// only the processes this one may look into (all of them as root).
     public var hasReader: Bool {
-        guard let devnode, let proc = opendir("/proc") else { return false }
-        defer { closedir(proc) }
+        guard let devnode else { return false }
         let own = getpid()
-        while let entry = readdir(proc) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = Int32(name), pid != own, let fds = opendir("/proc/\(name)/fd") else { continue }
-            defer { closedir(fds) }
-            while let fd = readdir(fds) {
-                let number = withUnsafeBytes(of: fd.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in DirectoryNames.of("/proc") ?? [] {
+            guard let pid = Int32(name), pid != own, let fds = DirectoryNames.of("/proc/\(name)/fd") else { continue }
+            for number in fds {
                 var target = [CChar](repeating: 0, count: 256)
                 let n = readlink("/proc/\(name)/fd/\(number)", &target, target.count - 1)
                 if n > 0, String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) == devnode { return true }

@@ -102,13 +102,8 @@ public enum ChildSupervisor {
     /// third the state, Z for a zombie).
     private static func children() -> [(pid: pid_t, zombie: Bool)] {
         let me = getpid()
-        guard let directory = opendir("/proc") else { return [] }
-        defer { closedir(directory) }
         var found: [(pid: pid_t, zombie: Bool)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in DirectoryNames.of("/proc") ?? [] {
             guard let pid = pid_t(name), pid != me,
                   let stat = try? BoundedFile.read("/proc/\(name)/stat", limit: 4096) else { continue }
             // "pid (comm) state ppid ...": comm may hold blanks and parentheses, so read after the last ')'.

@@ -107,10 +107,9 @@ final class HTTPAnswerCache: Sendable {
 
     /// Drops the oldest kept files past `maxFiles`, and half-written ones.
     private func prune(_ directory: String) {
-        guard let dir = opendir(directory) else { return }
+        guard let names = DirectoryNames.of(directory) else { return }
         var found: [(name: String, time: Int)] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in names {
             guard name.contains(Self.suffix) else { continue }
             var info = stat()
             guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
@@ -121,7 +120,6 @@ final class HTTPAnswerCache: Sendable {
                 unlink(directory + "/" + name)
             }
         }
-        closedir(dir)
         guard found.count > Self.maxFiles else { return }
         for file in found.sorted(by: { $0.time < $1.time }).prefix(found.count - Self.maxFiles) {
             unlink(directory + "/" + file.name)

@@ -48,18 +48,14 @@ public final class DiskPictureCache: Sendable {
     public init(directory: String, budget: Int) {
         (self.directory, self.budget) = (directory, max(0, budget))
         var found: [(name: String, bytes: Int, time: Int)] = []
-        if let dir = opendir(directory) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                var info = stat()
-                guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-                if name.contains(Self.suffix + ".") {
-                    unlink(directory + "/" + name)
-                } else if name.hasSuffix(Self.suffix) {
-                    found.append((name, Int(info.st_size), info.st_mtim.tv_sec))
-                }
+        for name in DirectoryNames.of(directory) ?? [] {
+            var info = stat()
+            guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            if name.contains(Self.suffix + ".") {
+                unlink(directory + "/" + name)
+            } else if name.hasSuffix(Self.suffix) {
+                found.append((name, Int(info.st_size), info.st_mtim.tv_sec))
             }
-            closedir(dir)
         }
         index.withLock { index in
             for file in found.sorted(by: { $0.time < $1.time }) {
