@@ -47,7 +47,7 @@ public enum AnimatedPNG {
         var sequence: UInt32 = 0
         var header: Chunk?
         for (index, path) in paths.enumerated() {
-            let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
+            let bytes = try PNG.fileBytes(path)
             let parts = try chunks(of: bytes, path: path)
             guard let ihdr = parts.first(where: { $0.type == "IHDR" }), ihdr.data.count == 13 else {
                 throw RenderError.png(path: path, message: "no IHDR chunk")

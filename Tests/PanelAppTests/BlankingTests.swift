@@ -48,7 +48,7 @@ struct BlankingTests {
         run(runtime, clock, until: runtime.lastActivity + 30)
         #expect(display.isBlank)
         #expect(notifier.messages.last == "STATUS=panel blank (touch to wake); 20 items")
-        #expect(try String(contentsOfFile: entry + "/brightness", encoding: .utf8) == "0")
+        #expect(try fileText(entry + "/brightness") == "0")
         #expect(runtime.nextWakeUp == nil, "blank and idle: no wake-ups at all")
         let frames = display.framesPresented
         runtime.session!.list.contentOffset = Point(x: 0, y: 40)
@@ -56,7 +56,7 @@ struct BlankingTests {
         #expect(display.framesPresented == frames, "nothing is drawn while the panel is off")
         #expect(runtime.nextWakeUp == nil, "the frame pass ran; nothing waits")
         runtime.stop()
-        #expect(try String(contentsOfFile: entry + "/brightness", encoding: .utf8) == "180", "stopping gives the backlight back")
+        #expect(try fileText(entry + "/brightness") == "180", "stopping gives the backlight back")
     }
 
     @Test("the first touch on a blank panel wakes it and is neither a tap nor a pan; the next touch acts")
@@ -80,7 +80,7 @@ struct BlankingTests {
         #expect(runtime.session!.header.state == .idle && runtime.session!.list.contentOffset.y == 0)
         #expect(display.framesPresented == framesBefore + 1, "one full frame on wake")
         #expect(display.lastDamage == [Rect(x: 0, y: 0, width: 400, height: 240)])
-        #expect(try String(contentsOfFile: entry + "/brightness", encoding: .utf8) == "180")
+        #expect(try fileText(entry + "/brightness") == "180")
         #expect(notifier.messages.last == "STATUS=showing 20 items")
         // The next drag is an ordinary pan.
         var again = GestureScript(start: clock.now + 0.1)

@@ -86,7 +86,7 @@ struct ConfigurationTests {
     func documented() throws {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/configuration.md")
-        let text = try String(contentsOf: docs, encoding: .utf8)
+        let text = try fileText(docs.path)
         var section = ""
         var documented = Set<String>()
         for line in text.split(separator: "\n") {

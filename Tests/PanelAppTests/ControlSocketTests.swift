@@ -98,7 +98,7 @@ struct ControlSocketTests {
         defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
         #expect(run.wait(for: "showing 20 items"), "\(run.log)")
         func refreshes() throws -> Int {
-            try String(contentsOfFile: dir + "/trace", encoding: .utf8).split(separator: "\n").filter { $0.contains("\"kind\":\"refresh\"") }.count
+            try fileText(dir + "/trace").split(separator: "\n").filter { $0.contains("\"kind\":\"refresh\"") }.count
         }
         let before = try refreshes()
         let (code, out, _) = try runProgram(["ctl", "refresh", "--socket", socket])
@@ -111,7 +111,7 @@ struct ControlSocketTests {
         let (_, metrics, _) = try runProgram(["ctl", "metrics", "--socket", socket])
         let text = String(decoding: metrics, as: UTF8.self)
         #expect(text.contains("panel_refresh_refreshes_total{result=\"ok\"}") && text.contains("panel_refresh_frames_total"))
-        for input in [text, try String(contentsOfFile: dir + "/kiosk.prom", encoding: .utf8)] {
+        for input in [text, try fileText(dir + "/kiosk.prom")] {
             let (code, out, err) = try runProgram(["check", "metrics"], executable: "/usr/bin/promtool", input: Array(input.utf8))
             let said = String(decoding: out, as: UTF8.self) + err
             #expect(code == 0 && said.isEmpty, "promtool: \(said)")
@@ -144,7 +144,7 @@ struct ControlSocketTests {
         defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
         #expect(run.wait(for: "showing 3 items"), "\(run.log)")
         func refreshes() -> Int {
-            ((try? String(contentsOfFile: dir + "/trace", encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("\"kind\":\"refresh\"") }.count
+            ((try? fileText(dir + "/trace")) ?? "").split(separator: "\n").filter { $0.contains("\"kind\":\"refresh\"") }.count
         }
         // Two refreshes of the same file: unchanged, and nothing in the journal.
         let watch = Stopwatch()
@@ -168,8 +168,8 @@ struct ControlSocketTests {
         #expect(code == 0, "\(err)")
         let (made, _, why) = try runProgram(["expected-frame", "--screen", "320x240", "--refreshes", "1", "--config", dir + "/config", dir + "/expected.ppm"])
         #expect(made == 0, "\(why)")
-        let shot = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/shot.ppm")))
-        let expected = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/expected.ppm")))
+        let shot = try fileBytes(dir + "/shot.ppm")
+        let expected = try fileBytes(dir + "/expected.ppm")
         #expect(shot.count == expected.count && shot.count == 15 + 320 * 240 * 3)
         let differing = stride(from: 15, to: min(shot.count, expected.count), by: 3).filter { shot[$0..<$0 + 3] != expected[$0..<$0 + 3] }.count
         #expect(differing == 0, "\(differing) pixels differ")
@@ -251,7 +251,7 @@ struct ControlSocketTests {
             let (run, dir, _) = try startControlledKiosk("[data]\nsource = http\nurl = http://127.0.0.1:\(server.port)/items.json")
             defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
             #expect(run.wait(for: marker), "\(run.log)")
-            let status = try String(contentsOfFile: "/proc/\(run.process.processIdentifier)/status", encoding: .utf8)
+            let status = try fileText("/proc/\(run.process.processIdentifier)/status")
             let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
             return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
         }

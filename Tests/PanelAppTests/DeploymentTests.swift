@@ -23,7 +23,7 @@ let systemdAnalyze = "/usr/bin/systemd-analyze"
 /// The unit `name` (the groups way by default) with ExecStart pointing at a program that
 /// exists here (verify checks it).
 func unitCopy(_ name: String = "panel-refresh") throws -> String {
-    let text = try String(contentsOfFile: repository + "/systemd/\(name).service", encoding: .utf8)
+    let text = try fileText(repository + "/systemd/\(name).service")
         .replacingOccurrences(of: "ExecStart=/usr/local/bin/panel-refresh run", with: "ExecStart=/bin/true run")
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("unit-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -77,7 +77,7 @@ struct DeploymentTests {
         // An operator's configuration survives a reinstall.
         try "[data]\npage-size = 7\n".write(toFile: root + "/etc/panel-refresh/config", atomically: true, encoding: .utf8)
         _ = try shell(repository + "/scripts/install", ["--root", root, "--binary", "/bin/true", "--no-enable"])
-        #expect(try String(contentsOfFile: root + "/etc/panel-refresh/config", encoding: .utf8).contains("page-size = 7"))
+        #expect(try fileText(root + "/etc/panel-refresh/config").contains("page-size = 7"))
         let removed = try shell(repository + "/scripts/uninstall", ["--root", root])
         #expect(removed.status == 0, "\(removed.output)")
         #expect(!FileManager.default.fileExists(atPath: root + "/usr/local/bin/panel-refresh"))

@@ -15,7 +15,7 @@ struct FuzzSeedTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(!names.isEmpty)
         for name in names {
-            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            let data = try Data(fileBytes(folder + "/" + name))
             data.withUnsafeBytes { target.run($0) }
         }
     }

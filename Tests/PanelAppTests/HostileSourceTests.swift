@@ -6,7 +6,7 @@ import PanelInput
 
 /// Whether `pid` is a live process (a zombie or a missing one is not): /proc/PID/stat's state.
 func isRunning(_ pid: Int32) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    guard let stat = try? fileText("/proc/\(pid)/stat"),
           let close = stat.lastIndex(of: ")") else { return false }
     let state = stat[stat.index(close, offsetBy: 2)]
     return state != "Z" && state != "X"
@@ -25,7 +25,7 @@ func outlives(_ pid: Int32) -> Bool {
 
 /// PIDs a script wrote, one per line, to `path`.
 func pids(in path: String) -> [Int32] {
-    ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
+    ((try? fileText(path)) ?? "").split(separator: "\n").compactMap { Int32($0) }
 }
 
 /// Seconds since it was made, on the monotonic clock.

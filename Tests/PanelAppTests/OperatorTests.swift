@@ -148,7 +148,7 @@ struct LogFormatTests {
         try process.run()
         process.waitUntilExit()
         try file.close()
-        return try String(contentsOfFile: dir + "/stderr", encoding: .utf8)
+        return try fileText(dir + "/stderr")
     }
 
     @Test("plain lines on a terminal or in a file; sd-daemon priority prefixes only when stderr is the journal")

@@ -112,7 +112,7 @@ struct ReplayTests {
     func timeJump() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("jump-\(UUID().uuidString).evemu").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let description = try String(contentsOfFile: fixtures + "/07-ntrig.desc", encoding: .utf8)
+        let description = try fileText(fixtures + "/07-ntrig.desc")
         // A press at 0, the same contact moved at the far end of time, then lifted.
         let events = """
             E: 0.000000 0003 0035 1000
@@ -219,7 +219,7 @@ struct DemoTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = try DemoCommand.run(width: 320, height: 200, directory: dir)
         #expect(result.frames > 100)
-        let apng = try Data(contentsOf: URL(fileURLWithPath: result.animation))
+        let apng = try Data(fileBytes(result.animation))
         #expect(apng.count > 10_000)
         let bytes = [UInt8](apng)
         let acTL = bytes.indices.dropLast(12).first { bytes[$0] == 0x61 && bytes[$0 + 1] == 0x63 && bytes[$0 + 2] == 0x54 && bytes[$0 + 3] == 0x4c }

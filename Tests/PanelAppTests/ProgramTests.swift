@@ -136,7 +136,7 @@ struct ProgramTests {
         let watch = Stopwatch()
         var refreshed = false
         while !refreshed, watch.elapsed < 30, run.process.isRunning {
-            refreshed = ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").contains("\"kind\":\"refresh\",\"component\":\"header\"")
+            refreshed = ((try? fileText(trace)) ?? "").contains("\"kind\":\"refresh\",\"component\":\"header\"")
             if !refreshed { usleep(50_000) }
         }
         kill(run.process.processIdentifier, SIGTERM)
@@ -231,8 +231,8 @@ struct HelpTests {
 
     @Test("docs/program.md shows every command's synopsis as its option table makes it, and every option")
     func programDocs() throws {
-        let doc = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/program.md").path, encoding: .utf8)
+        let doc = try fileText(URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/program.md").path)
         for command in CommandHelp.all {
             let synopsis = "\(command.name) \(command.synopsis)".trimmingCharacters(in: .whitespaces)
             #expect(doc.contains("| `" + synopsis.replacing("|", with: "\\|") + "` |"), "docs/program.md: \(synopsis)")

@@ -145,7 +145,7 @@ struct RowTapTests {
         defer { for p in [log, command] { try? FileManager.default.removeItem(atPath: p) } }
         let kiosk = try TapKiosk([("rows.tap", "command"), ("rows.tap-command", command)])
         for row in [0, 4, 4] { kiosk.tap(Point(x: 200, y: Double(row) * 72 + 36)) }
-        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        let lines = try fileText(log).split(separator: "\n").map(String.init)
         #expect(lines.count == 6)
         #expect(lines[0] == "id-1" && lines[2] == "id-5" && lines[4] == "id-5")
         #expect(lines[1] == #"{"body":"Body of item 1.\nSecond paragraph.","id":"id-1","subtitle":"Subtitle 1","title":"Item 1"}"#)
@@ -204,7 +204,7 @@ struct RowTapTests {
         let selects = trace.filter { $0.kind == "select" }.count
         #expect(selects == 9)
         #expect(trace.filter { $0.kind == "command" }.count == selects)
-        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        let lines = try fileText(log).split(separator: "\n")
         #expect(lines.count == selects)
     }
 

@@ -19,7 +19,7 @@ struct ShimUseTests {
         let files = try #require(FileManager.default.enumerator(atPath: sources)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         #expect(files.count > 100)
         for (prefix, owner) in Self.owners {
-            let callers = try files.filter { try String(contentsOfFile: sources + "/" + $0, encoding: .utf8).contains(prefix) }
+            let callers = try files.filter { try fileText(sources + "/" + $0).contains(prefix) }
             #expect(callers.map { "Sources/" + $0 } == [owner], "\(prefix) is called from \(callers)")
         }
     }

@@ -176,7 +176,7 @@ struct StateFileLinkTests {
         #expect(symlink(outside, state + "/last-updated.json.new") == 0)
         let store = FileLastUpdatedStore(path: state + "/last-updated.json")
         try store.setDate(Date(timeIntervalSince1970: 9), forKey: "k")
-        #expect(try String(contentsOfFile: outside, encoding: .utf8) == "precious")
+        #expect(try fileText(outside) == "precious")
         #expect(FileLastUpdatedStore(path: state + "/last-updated.json").date(forKey: "k") == Date(timeIntervalSince1970: 9))
         #expect(!FileManager.default.fileExists(atPath: state + "/last-updated.json.new"))
     }

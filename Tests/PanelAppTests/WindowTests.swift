@@ -60,7 +60,7 @@ private final class XServer {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("window-\(UUID().uuidString).xwd").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         try client("/usr/bin/xwd", ["-silent", "-id", window, "-out", file])
-        return try RGBImage(xwd: Data(contentsOf: URL(fileURLWithPath: file)))
+        return try RGBImage(xwd: Data(fileBytes(file)))
     }
 
     func stop() {
@@ -151,7 +151,7 @@ private func expectedFrame(screen: String, rotation: Int = 0) throws -> RGBImage
     defer { try? FileManager.default.removeItem(atPath: file) }
     let run = try ProgramRun(["expected-frame", "--screen", screen, "--rotation", "\(rotation)", "--refreshes", "1", file])
     #expect(run.finish() == 0, "\(run.log)")
-    return try RGBImage(ppm: Data(contentsOf: URL(fileURLWithPath: file)))
+    return try RGBImage(ppm: Data(fileBytes(file)))
 }
 
 /// Trace lines of a file the kiosk appends to, read until `done` holds of them (30 s at most).
@@ -159,7 +159,7 @@ private func traceLines(_ path: String, until done: ([String]) -> Bool) -> [Stri
     let watch = Stopwatch()
     var lines: [String] = []
     while watch.elapsed < 30 {
-        lines = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
+        lines = ((try? fileText(path)) ?? "").split(separator: "\n").map(String.init)
         if done(lines) { break }
         var none = pollfd()
         _ = poll(&none, 0, 20)
