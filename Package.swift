@@ -60,11 +60,13 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .executableTarget(name: "PanelRefreshExample", dependencies: ["PanelRefresh"]),
         // The program: sessions, traces and subcommands.
-        .target(name: "PanelApp", dependencies: ["PanelRefresh", "PanelInput", "PanelRender", "PanelDisplay", "CSystemd", "CCurl", "CProcess"]),
+        .target(name: "PanelApp", dependencies: ["PanelRefresh", "PanelInput", "PanelRender", "PanelDisplay", "CSystemd", "CCurl", "CMosquitto", "CProcess"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // HTTP data sources: libcurl bounds size, time, speed, redirects and schemes while it receives.
         // Headers only: libcurl is opened at the first transfer (Sources/CCurl/shim.h), not linked.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Headers only: libmosquitto is opened at the first broker connection (Sources/CMosquitto/shim.h).
+        .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Command data sources: the wait-status macros and waitid's siginfo_t that Swift cannot import.
         .systemLibrary(name: "CProcess"),
         // The shipped program links with lld and packed relative relocations (DT_RELR, glibc
