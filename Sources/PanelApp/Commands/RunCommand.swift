@@ -73,8 +73,10 @@ public enum RunCommand {
     }
 
     /// The data source the configuration names; `inline`: its work answers before `load`
-    /// returns (virtual time).
-    public static func source(for configuration: Configuration, animator: Animator, inline: Bool = false) -> any ItemSource {
+    /// returns (virtual time); `mqtt`: the broker link's list, for `data.source = mqtt`
+    /// (without one, a list that waits for messages that never come).
+    public static func source(for configuration: Configuration, animator: Animator, inline: Bool = false,
+                              mqtt: MQTTListSource? = nil) -> any ItemSource {
         var fields = ItemParser.Fields(title: configuration.titleField, subtitle: configuration.subtitleField)
         (fields.image, fields.detail, fields.badge, fields.body) = (configuration.imageField, configuration.detailField,
                                                                     configuration.badgeField, configuration.bodyField)
@@ -97,6 +99,11 @@ public enum RunCommand {
             let source = HTTPItemSource(url: configuration.url ?? "", timeout: configuration.timeout,
                                         passwordFile: configuration.urlPasswordFile, stateDirectory: configuration.stateDirectory)
             source.headerFile = configuration.headerFile
+            source.fields = fields
+            source.runsInline = inline
+            return source
+        case .mqtt:
+            let source = mqtt ?? MQTTListSource(topic: configuration.mqttTopic ?? "")
             source.fields = fields
             source.runsInline = inline
             return source

@@ -33,6 +33,8 @@ public struct Configuration: Sendable {
         case file
         /// A JSON document over HTTP(S) (``HTTPItemSource``).
         case http
+        /// A JSON document pushed by an MQTT broker on `data.mqtt-topic` (``MQTTListSource``).
+        case mqtt
     }
     /// What draws the picture (`display.backend`).
     public enum Backend: String, Sendable, CaseIterable {
@@ -104,6 +106,27 @@ public struct Configuration: Sendable {
     /// `data.header-file`: a file of extra HTTP request headers (absolute, or a credential's
     /// name in `$CREDENTIALS_DIRECTORY`); nil: none.
     public var headerFile: String?
+    /// `data.mqtt-url`: the MQTT broker (`mqtt://host:port`, `mqtts://host:port`), for the
+    /// mqtt source and for presence beside any source; nil: no broker.
+    public var mqttBroker: MQTTAddress?
+    /// `data.mqtt-topic`: the topic whose messages are the list (normally retained).
+    public var mqttTopic: String?
+    /// `data.mqtt-user`: the user the broker knows the panel as; nil: none.
+    public var mqttUser: String?
+    /// `data.mqtt-password-file`: the broker password's file (absolute, or a credential's name
+    /// in `$CREDENTIALS_DIRECTORY`).
+    public var mqttPasswordFile: String?
+    /// `data.mqtt-client-id`: the panel's client id; nil: derived from the machine id.
+    public var mqttClientID: String?
+    /// `data.mqtt-ca-file`: a CA certificate (PEM) the broker's must chain to (`mqtts://`);
+    /// nil: the system's CAs.
+    public var mqttCAFile: String?
+    /// `mqtt.status-topic`: where the panel's state is published, retained; `CLIENT-ID` in it is
+    /// the client id. nil: `panel-refresh/CLIENT-ID/status`.
+    public var mqttStatusTopic: String?
+    /// `mqtt.stale-after`: seconds without the broker before the banner says the panel is
+    /// offline.
+    public var mqttStaleAfter: Double = 120
     /// `data.timeout`: seconds a command or request may take.
     public var timeout: Double = 10
     /// `data.page-size`: items per page.
@@ -493,6 +516,8 @@ public struct Configuration: Sendable {
         case .command where command.isEmpty: throw ConfigurationError(file: path, line: 0, message: "data.source = command needs data.command")
         case .file where file == nil: throw ConfigurationError(file: path, line: 0, message: "data.source = file needs data.file")
         case .http where url == nil: throw ConfigurationError(file: path, line: 0, message: "data.source = http needs data.url")
+        case .mqtt where mqttBroker == nil: throw ConfigurationError(file: path, line: 0, message: "data.source = mqtt needs data.mqtt-url")
+        case .mqtt where mqttTopic == nil: throw ConfigurationError(file: path, line: 0, message: "data.source = mqtt needs data.mqtt-topic")
         default: break
         }
         if tapAction == .command && tapCommand.isEmpty {
@@ -571,7 +596,7 @@ public struct Configuration: Sendable {
         }
 
         static let all: [Key] = [
-            Key(section: "data", name: "source", doc: "where items come from: sample, command, file or http") { $0.source = try choice($1, SourceKind.self) },
+            Key(section: "data", name: "source", doc: "where items come from: sample, command, file, http or mqtt") { $0.source = try choice($1, SourceKind.self) },
             Key(section: "data", name: "command", doc: "the program and its arguments, split at blanks; the page number is appended and set in PANEL_REFRESH_PAGE") {
                 let words = $1.split(separator: " ").map(String.init)
                 guard let first = words.first, first.hasPrefix("/") else { throw ValueError(message: "the command must start with an absolute path") }
@@ -592,6 +617,26 @@ public struct Configuration: Sendable {
                 if !$1.hasPrefix("/") && $1.contains("/") { throw ValueError(message: "\"\($1)\" is not an absolute path or a credential's name (no /)") }
                 $0.headerFile = $1
             },
+            Key(section: "data", name: "mqtt-url", doc: "the MQTT broker, mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (8883, TLS with the system's CAs or data.mqtt-ca-file): the list's source with data.source = mqtt, and with any source the broker the panel reports its state to (mqtt.status-topic)") {
+                $0.mqttBroker = try MQTTAddress(parsing: $1)
+            },
+            Key(section: "data", name: "mqtt-topic", doc: "the topic whose messages are the list, a JSON document of items as data.file holds (normally retained, so the broker hands the current list to every panel that connects); each message replaces the list as a refresh does") {
+                guard !$1.isEmpty, !$1.contains("#"), !$1.contains("+") else { throw ValueError(message: "\"\($1)\" is not a topic name (no wildcards)") }
+                $0.mqttTopic = $1
+            },
+            Key(section: "data", name: "mqtt-user", doc: "the user the broker knows the panel as") { $0.mqttUser = $1.isEmpty ? nil : $1 },
+            Key(section: "data", name: "mqtt-password-file", doc: "a file whose first line is data.mqtt-user's password: an absolute path, or the name of a systemd credential (LoadCredential=NAME:PATH), read from $CREDENTIALS_DIRECTORY at each connection") {
+                guard !$1.isEmpty, !$1.contains("\0") else { throw ValueError(message: "\"\($1)\" is not a path or a credential's name") }
+                if !$1.hasPrefix("/") && $1.contains("/") { throw ValueError(message: "\"\($1)\" is not an absolute path or a credential's name (no /)") }
+                $0.mqttPasswordFile = $1
+            },
+            Key(section: "data", name: "mqtt-client-id", doc: "the client id the broker knows the panel by, unique per panel (a second client with the same id takes the first one's place); unset: panel- and 16 hex digits hashed from /etc/machine-id") {
+                guard (1...64).contains($1.utf8.count), !$1.contains("/"), !$1.contains("#"), !$1.contains("+") else {
+                    throw ValueError(message: "\"\($1)\" is not a client id (1 to 64 bytes, no / # +)")
+                }
+                $0.mqttClientID = $1
+            },
+            Key(section: "data", name: "mqtt-ca-file", doc: "a CA certificate file (PEM) the broker's certificate must chain to, for mqtts://; unset: the system's CAs (/etc/ssl/certs)") { $0.mqttCAFile = try path($1) },
             Key(section: "data", name: "timeout", doc: "seconds a command or request may take (0.1 to 600)") { $0.timeout = try number($1, 0.1...600) },
             Key(section: "data", name: "page-size", doc: "items per page; a shorter page means no more data (1 to 1000)") { $0.pageSize = try integer($1, 1...1000) },
             Key(section: "data", name: "refresh-seconds", doc: "how long the sample source takes to load, seconds (0 to 60)") { $0.refreshSeconds = try number($1, refreshSecondsRange) },
@@ -735,6 +780,13 @@ public struct Configuration: Sendable {
             },
             Key(section: "state", name: "metrics-seconds", doc: "seconds between writes of the metrics file, 1 to 3600 (60)") {
                 $0.metricsSeconds = try number($1, 1...3600)
+            },
+            Key(section: "mqtt", name: "status-topic", doc: "where the panel publishes its state, retained: the JSON of panel-refresh ctl status with \"online\": true, at connect and at every change of state (a refresh's result, blank, wake, an error); the broker replaces it with {\"online\": false} (the last will) when the panel drops off. CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/status)") {
+                guard !$1.isEmpty, !$1.contains("#"), !$1.contains("+") else { throw ValueError(message: "\"\($1)\" is not a topic name (no wildcards)") }
+                $0.mqttStatusTopic = $1
+            },
+            Key(section: "mqtt", name: "stale-after", doc: "seconds without the broker before the banner says since when the panel is offline, 1 to 86400 (120); the list stays meanwhile") {
+                $0.mqttStaleAfter = try number($1, 1...86400)
             },
             Key(section: "limits", name: "image-pixels", doc: "the most pixels one image file may declare, checked from its header before decoding (65536 to 268435456; 16777216, 16 Mpx); a second floor may have at most four times the screen's pixels") {
                 $0.maxImagePixels = try integer($1, 65_536...268_435_456)

@@ -476,8 +476,8 @@ public final class HTTPItemSource: ItemSource {
 
     /// The password file's first line. A relative name is one of systemd's credentials, in
     /// `$CREDENTIALS_DIRECTORY`.
-    nonisolated static func readPassword(_ name: String) throws -> String {
-        let bytes = try readSecret(name, limit: maxPasswordBytes, what: "password file", key: "data.url-password-file")
+    nonisolated static func readPassword(_ name: String, key: String = "data.url-password-file") throws -> String {
+        let bytes = try readSecret(name, limit: maxPasswordBytes, what: "password file", key: key)
         let firstLine = bytes.prefix { $0 != 0x0a && $0 != 0x0d }
         return String(decoding: firstLine, as: UTF8.self)
     }

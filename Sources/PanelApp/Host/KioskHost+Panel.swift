@@ -40,9 +40,20 @@ extension KioskHost {
         if configuration.blankAfter > 0 {
             Log.info("blanking after \(configuration.blankAfter) s idle; backlight: \(backlight?.path ?? "none")")
         }
-        let makeRuntime = { (file: Configuration) throws -> PanelRuntime in
+        // The fleet's broker, when one is named: made once, kept across reloads (its list
+        // feeds every runtime's session).
+        var fleet: FleetLink?
+        do {
+            if let settings = try FleetLink.settings(for: environment.applied(to: configuration), machineID: environment.machineID) {
+                fleet = FleetLink(settings, seed: environment.machineID, now: clock.now)
+            }
+        } catch {
+            Log.error("mqtt: \(error); the panel runs without its broker")
+        }
+        let makeRuntime = { [fleet] (file: Configuration) throws -> PanelRuntime in
             let c = environment.applied(to: file)
-            let content: PanelRuntime.Content = views.map { .views(build: $0) } ?? .list(source: { RunCommand.source(for: c, animator: $0) })
+            let content: PanelRuntime.Content = views.map { .views(build: $0) }
+                ?? .list(source: { RunCommand.source(for: c, animator: $0, mqtt: fleet?.list) })
             return try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content,
                                     clock: clock, stopwatch: RealTimeDriver.stopwatch, backlight: backlight, host: environment)
         }
@@ -88,6 +99,7 @@ extension KioskHost {
         let host = try KioskHost(configuration: configuration, display: display, clock: clock, touchscreens: set, monitor: monitor,
                                  displayMonitor: displayMonitor, makeRuntime: makeRuntime)
         host.configurationPath = path
+        host.fleet = fleet
         host.session = session
         host.terminal = terminal
         // The control socket (panel-refresh ctl): a kiosk without one still runs, and says why.

@@ -57,6 +57,15 @@ public final class KioskHost: TimeStepped {
     public var control: ControlServer? {
         didSet { control?.onRequest = { [weak self] command, answer in self?.controlRequest(command, answer: answer) } }
     }
+    /// The fleet's MQTT broker, when the configuration names one (`data.mqtt-url`): the
+    /// real-time driver watches its socket; the list's messages refresh the session, and the
+    /// panel's status goes there at every change.
+    public var fleet: FleetLink? {
+        didSet {
+            fleet?.status = { [weak self] in self?.fleetStatus() ?? "{}" }
+            fleet?.onList = { [weak self] in _ = self?.runtime.session?.refreshAutomatically() }
+        }
+    }
     /// Whether work a request leaves the loop for (a screenshot's PNG) is done at once
     /// (virtual time) instead of on a worker.
     public var answersInline = false
@@ -209,6 +218,7 @@ public final class KioskHost: TimeStepped {
         default:
             Log.info("stopping")
             runtime.stop()
+            fleet?.stop()
             control?.close()
             terminal?.restore()
             // A data-source command still running, and what escaped its group, end with us.
@@ -226,6 +236,28 @@ public final class KioskHost: TimeStepped {
                                     uptime: clock.now - startTime)
         status.residentBytes = ProcessMemory.residentBytes()
         return status
+    }
+
+    /// The status the fleet's broker keeps for the panel: `ctl status`'s JSON without what
+    /// changes every second (the uptime, the data's age, the memory, the frame counts), so it is published when
+    /// the panel's state changes, not on every round.
+    private func fleetStatus() -> String {
+        var s = status()
+        (s.uptime, s.dataAge, s.residentBytes, s.frames, s.droppedFrames) = (0, nil, nil, 0, 0)
+        return s.json
+    }
+
+    /// The broker's socket is readable.
+    public func fleetReadable(at time: Double) {
+        arrive(at: time)
+        fleet?.readable(at: clock.now)
+        runtime.pump()
+    }
+
+    /// The broker's socket is writable.
+    public func fleetWritable(at time: Double) {
+        arrive(at: time)
+        fleet?.writable(at: clock.now)
     }
 
     /// The control socket's listener is readable: connections are accepted.
@@ -398,7 +430,7 @@ public final class KioskHost: TimeStepped {
     /// When the runtime or the script needs the loop next; nil: sleep until an event.
     public var nextWakeUp: Double? {
         [runtime.nextWakeUp, script.first?.timestamp, completesFramesOnTick && display.isFrameInFlight ? clock.now : nil,
-         control?.nextDeadline, nextMetricsWrite]
+         control?.nextDeadline, nextMetricsWrite, fleet?.nextDeadline]
             .compactMap { $0 }.min()
     }
 
@@ -416,6 +448,7 @@ public final class KioskHost: TimeStepped {
         }
         if !due.isEmpty { runtime.handle(due) }
         control?.expire(now: clock.now)
+        fleet?.tick(at: clock.now)
         writeMetricsIfDue()
         runtime.pump()
     }

@@ -24,6 +24,12 @@ public final class RealTimeDriver {
     /// connection is closed only when none is left.
     private var controlCancels: [Int32: Int] = [:]
     private var keep: [any DispatchSourceProtocol] = []
+    /// The broker's socket: a read source, a write source while something waits to go, and
+    /// the socket they watch (its number and the link's generation of it: a socket made again
+    /// may get the number of the one closed).
+    private var fleetReader: DispatchSourceRead?
+    private var fleetWriter: DispatchSourceWrite?
+    private var fleetWatched: (fd: Int32, generation: Int)?
     /// The display's events, and the generation of the descriptor it watches.
     private var displayEvents: DispatchSourceRead?
     private var watchedDisplayGeneration: Int?
@@ -146,11 +152,37 @@ public final class RealTimeDriver {
         }
         if host.display.eventDescriptorGeneration != watchedDisplayGeneration { watchDisplayEvents() }
         settleControl()
+        settleFleet()
         if endsAfterScript, !host.hasScript, host.runtime.nextWakeUp == nil {
             host.runtime.stop()
             onExit(0)
         }
         schedule()
+    }
+
+    /// Follows the broker's socket: a new one (a reconnect) gets new sources, a gone one none;
+    /// the write source lives only while the link has something to write (a writable socket
+    /// would wake the loop without end).
+    private func settleFleet() {
+        guard let fleet = host.fleet else { return }
+        let current = fleet.descriptor.map { (fd: $0, generation: fleet.socketGeneration) }
+        if current?.fd != fleetWatched?.fd || current?.generation != fleetWatched?.generation {
+            fleetReader?.cancel()
+            fleetWriter?.cancel()
+            (fleetReader, fleetWriter, fleetWatched) = (nil, nil, current)
+            if let fd = current?.fd {
+                fleetReader = readSource(fd) { [unowned self] in self.enter(self.host.fleetReadable) }
+            }
+        }
+        if let fd = current?.fd, fleet.wantsWrite, fleetWriter == nil {
+            let writer = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: .main)
+            writer.setEventHandler(handler: onMain { [unowned self] in self.enter(self.host.fleetWritable) })
+            writer.resume()
+            fleetWriter = writer
+        } else if !fleet.wantsWrite, let writer = fleetWriter {
+            writer.cancel()
+            fleetWriter = nil
+        }
     }
 
     /// Follows the control connections: a source for each that reads or writes, none for the

@@ -1,0 +1,239 @@
+import FoundationEssentials
+import Glibc
+
+/// The panel's one connection to its fleet's MQTT broker, as the configuration sets it
+/// (`data.mqtt-*`, `[mqtt]`): the list's messages when `data.source = mqtt`, and with any
+/// source the panel's presence, a retained status with a last will. It has no loop of its own:
+/// the host calls ``readable(at:)``, ``writable(at:)`` and ``tick(at:)`` from the real-time
+/// driver's sources and timer (or virtual time), with the time of the event.
+///
+/// Lost connections are retried with exponential back-off and jitter: after n failures in a
+/// row the wait is drawn from [d/2, d], d = min(60, 2^(n-1)) seconds (the issue's 60 s cap;
+/// the jitter keeps a fleet that lost its broker together from coming back in the same
+/// second, and the half floor keeps a refused panel from hammering it).
+@MainActor
+public final class FleetLink {
+    /// What the link was made from.
+    public struct Settings: Sendable, Equatable {
+        /// The broker, the client id, credentials, TLS and the will.
+        public var connection: MQTTConnection.Settings
+        /// The list's topic, when the list comes from the broker.
+        public var listTopic: String?
+        /// Where the panel's retained status goes.
+        public var statusTopic: String
+        /// Seconds without the broker before the panel says it is offline.
+        public var staleAfter: Double
+
+        /// Settings for the broker at `connection`, reporting to `statusTopic`.
+        public init(connection: MQTTConnection.Settings, listTopic: String?, statusTopic: String, staleAfter: Double) {
+            (self.connection, self.listTopic, self.statusTopic, self.staleAfter) = (connection, listTopic, statusTopic, staleAfter)
+        }
+    }
+
+    /// Where the link stands.
+    public enum State: Sendable, Equatable {
+        /// Connecting since this time (a TCP connection, TLS, CONNECT).
+        case connecting(since: Double)
+        /// Connected since this time.
+        case connected(since: Double)
+        /// Waiting to try again at `retry`, after `failures` failures in a row; `reason`: the last.
+        case waiting(retry: Double, failures: Int, reason: String)
+    }
+
+    /// The settings in use.
+    public let settings: Settings
+    /// The list as the broker pushes it (nil when the list comes from another source).
+    public let list: MQTTListSource?
+    /// Where the link stands.
+    public private(set) var state: State
+    /// When the broker was last reachable (connected), seconds of the clock; nil: never yet.
+    public private(set) var lastContact: Double?
+    /// Hears that a new list came (the host asks the session for a refresh).
+    public var onList: (() -> Void)?
+    /// The status the panel publishes, JSON without "online" (the host's `ctl status`).
+    public var status: () -> String = { "{}" }
+    private var connection: MQTTConnection?
+    private var random: SeededRandom
+    private var nextMaintain: Double?
+    /// What was last published as the status (it goes again only when it changed).
+    private var published: String?
+    /// Refusals said once each (a wrong password would else fill the journal every minute).
+    private var said = Set<String>()
+
+    /// Seconds a wait after failures may last at most.
+    public nonisolated static let maxBackoff = 60.0
+
+    /// A link with `settings`; it connects at the first ``tick(at:)``. `seed`: the jitter's
+    /// generator (the machine id's hash, so panels differ and a test repeats).
+    public init(_ settings: Settings, seed: String, now: Double) {
+        self.settings = settings
+        list = settings.listTopic.map { MQTTListSource(topic: $0) }
+        random = SeededRandom(seeding: seed)
+        state = .waiting(retry: now, failures: 0, reason: "not connected yet")
+    }
+
+    /// The settings the configuration asks for (nil without `data.mqtt-url`), the client id
+    /// derived from `machineID` when it names none. Reads the password file.
+    public static func settings(for c: Configuration, machineID: String) throws -> Settings? {
+        guard let broker = c.mqttBroker else { return nil }
+        let id = c.mqttClientID ?? "panel-" + String(FNV1a.hash(machineID.utf8), radix: 16).leftPadded(to: 16)
+        var connection = MQTTConnection.Settings(host: broker.host, port: broker.port, clientID: id)
+        connection.tls = broker.tls
+        connection.tlsCAFile = c.mqttCAFile
+        if let user = c.mqttUser {
+            let password = try c.mqttPasswordFile.map { try HTTPItemSource.readPassword($0, key: "data.mqtt-password-file") } ?? ""
+            connection.credentials = (user, password)
+        }
+        let statusTopic = (c.mqttStatusTopic ?? "panel-refresh/CLIENT-ID/status").replacing("CLIENT-ID", with: id)
+        connection.will = (statusTopic, Array(Self.offline.utf8))
+        return Settings(connection: connection, listTopic: c.source == .mqtt ? c.mqttTopic : nil, statusTopic: statusTopic,
+                        staleAfter: c.mqttStaleAfter)
+    }
+
+    /// What the status topic says of a panel that is gone (the last will, and a clean stop).
+    public nonisolated static let offline = #"{"online":false}"#
+
+    /// The socket to watch for reading, nil while there is none.
+    public var descriptor: Int32? { connection?.descriptor }
+    /// Counts the sockets the link has made: a watcher of ``descriptor`` starts again when it
+    /// changes, even where a new socket got the old one's number.
+    public private(set) var socketGeneration = 0
+    /// Whether to watch it for writing too.
+    public var wantsWrite: Bool { connection?.wantsWrite ?? false }
+
+    /// When the link needs the loop next: a retry, or the next keepalive round.
+    public var nextDeadline: Double? {
+        if case .waiting(let retry, _, _) = state { return retry }
+        return nextMaintain
+    }
+
+    /// Since when the panel has been without its broker, once that is longer than
+    /// `staleAfter` (the banner says it); nil while connected or not yet stale.
+    public func offlineSince(now: Double) -> Double? {
+        if case .connected = state { return nil }
+        let since = lastContact ?? 0
+        return now - since >= settings.staleAfter ? since : nil
+    }
+
+    /// The socket is readable.
+    public func readable(at now: Double) {
+        guard let connection else { return }
+        handle(connection.readable(), at: now)
+    }
+
+    /// The socket is writable.
+    public func writable(at now: Double) {
+        guard let connection else { return }
+        handle(connection.writable(), at: now)
+    }
+
+    /// The timer: a retry that is due, keepalive once a second, a status that changed.
+    public func tick(at now: Double) {
+        if case .waiting(let retry, let failures, _) = state, now >= retry {
+            connect(at: now, failures: failures)
+        }
+        if let due = nextMaintain, now >= due, let connection {
+            nextMaintain = now + 1
+            handle(connection.maintain(), at: now)
+        }
+        publishStatusIfChanged()
+        if list?.isBehind == true { onList?() }
+    }
+
+    /// Says goodbye: the status says offline (a clean DISCONNECT sends no will), then the
+    /// connection closes.
+    public func stop() {
+        guard let connection, case .connected = state else { return }
+        try? connection.publish(settings.statusTopic, Array(Self.offline.utf8), retain: true)
+        _ = connection.writable()
+        connection.disconnect()
+        _ = connection.writable()
+    }
+
+    private func connect(at now: Double, failures: Int) {
+        do throws(MQTTError) {
+            if let connection {
+                try connection.reconnect()
+            } else {
+                let made = try MQTTConnection(settings.connection)
+                connection = made
+                try made.connect()
+            }
+            state = .connecting(since: now)
+            socketGeneration += 1
+            nextMaintain = now + 1
+        } catch {
+            fail("\(error)", at: now, failures: failures + 1)
+        }
+    }
+
+    /// Waits before the next try: [d/2, d] seconds, d = min(60, 2^(failures-1)).
+    private func fail(_ reason: String, at now: Double, failures: Int) {
+        let ceiling = min(Self.maxBackoff, Double(1 << min(max(failures - 1, 0), 16)))
+        let wait = Double.random(in: ceiling / 2 ... ceiling, using: &random)
+        state = .waiting(retry: now + wait, failures: failures, reason: reason)
+        nextMaintain = nil
+        published = nil
+        if said.insert(reason).inserted {
+            Log.warning("mqtt: \(settings.connection.host):\(settings.connection.port): \(reason); trying again in \(Int(wait.rounded(.up))) s, then with back-off up to \(Int(Self.maxBackoff)) s")
+        }
+    }
+
+    private func handle(_ events: [MQTTConnection.Event], at now: Double) {
+        for event in events {
+            switch event {
+            case .connected:
+                state = .connected(since: now)
+                lastContact = now
+                said = []
+                Log.info("mqtt: connected to \(settings.connection.host):\(settings.connection.port) as \(settings.connection.clientID)"
+                         + (settings.listTopic.map { "; the list from \($0)" } ?? "") + "; status on \(settings.statusTopic)")
+                if let topic = settings.listTopic {
+                    do throws(MQTTError) { try connection?.subscribe(topic) } catch { Log.error("mqtt: cannot subscribe to \(topic): \(error)") }
+                }
+                published = nil
+                publishStatusIfChanged()
+            case .refused(let reason):
+                fail("the broker refused the connection: \(reason)", at: now, failures: failures + 1)
+            case .message(let topic, let payload, _):
+                lastContact = now
+                guard topic == settings.listTopic, let list else { continue }
+                list.receive(payload)
+                if list.isBehind { onList?() }
+            case .subscriptionRefused(let topic, let reason):
+                Log.error("mqtt: the broker refused the subscription to \(topic): \(reason) (its ACL?)")
+            case .publishRefused(let topic, let reason):
+                Log.error("mqtt: the broker refused the panel's message on \(topic): \(reason) (its ACL?)")
+            case .disconnected(let reason):
+                if case .connected = state { lastContact = now }
+                socketGeneration += 1
+                fail(reason.map { "connection lost: \($0)" } ?? "disconnected", at: now, failures: failures + 1)
+            }
+        }
+    }
+
+    /// Failures in a row so far (0 while connected).
+    private var failures: Int {
+        if case .waiting(_, let failures, _) = state { return failures }
+        return 0
+    }
+
+    /// Publishes the status, retained, when connected and it differs from what went last.
+    private func publishStatusIfChanged() {
+        guard case .connected = state, let connection else { return }
+        let body = status()
+        guard body != published else { return }
+        let json = body.hasPrefix("{") && body.count > 2 ? #"{"online":true,"# + body.dropFirst() : #"{"online":true}"#
+        do throws(MQTTError) {
+            try connection.publish(settings.statusTopic, Array(json.utf8), retain: true)
+            published = body
+        } catch {
+            Log.warning("mqtt: cannot publish the status: \(error)")
+        }
+    }
+}
+
+extension String {
+    /// The string with zeros before it up to `width` characters (hex digits of a hash).
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
