@@ -96,11 +96,18 @@ final class TestBroker {
 
     /// The first message on `topic` (retained or not) as `mosquitto_sub` got it, or nil after
     /// `timeout` seconds. Its own `-W` is not used: it counts with SIGALRM, which a child of
-    /// the test runner inherits blocked, so the subscriber is killed here instead.
+    /// the test runner inherits blocked, so the subscriber is killed here instead (`messages`).
     func first(_ topic: String, timeout: Double, user: (String, String)? = nil) throws -> String? {
+        try messages(topic, count: 1, timeout: timeout, user: user).first
+    }
+
+    /// The first `count` messages on `topic`, one per line as `mosquitto_sub` prints them (fewer
+    /// when `timeout` seconds pass first); the subscriber is started before this returns
+    /// control only through `started`, which runs once it is subscribed.
+    func messages(_ topic: String, count: Int, timeout: Double, user: (String, String)? = nil, started: () throws -> Void = {}) throws -> [String] {
         let subscriber = Process()
         subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        subscriber.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "1"] + (user.map { ["-u", $0.0, "-P", $0.1] } ?? [])
+        subscriber.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "\(count)"] + (user.map { ["-u", $0.0, "-P", $0.1] } ?? [])
         let out = Pipe()
         subscriber.standardOutput = out
         subscriber.standardError = FileHandle.nullDevice
@@ -108,18 +115,22 @@ final class TestBroker {
         let fd = out.fileHandleForReading.fileDescriptor
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
+        // Subscribed once the broker has its SUBSCRIBE: a connection and a round trip on
+        // loopback, well within this.
+        usleep(300_000)
+        try started()
         let watch = Stopwatch()
-        while watch.elapsed < timeout {
+        func lines() -> [String] { String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+        while watch.elapsed < timeout, lines().count < count {
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&entry, 1, 50) > 0 else { continue }
             let n = read(fd, &buffer, buffer.count)
             if n <= 0 { break }
             bytes += buffer[0..<n]
-            if bytes.last == UInt8(ascii: "\n") { break }
         }
         kill(subscriber.processIdentifier, SIGKILL)
         subscriber.waitUntilExit()
-        return bytes.last == UInt8(ascii: "\n") ? String(decoding: bytes.dropLast(), as: UTF8.self) : nil
+        return lines()
     }
 }
 

@@ -87,4 +87,90 @@ struct MQTTProgramTests {
         let shown = try Self.wait(socket, timeout: 20) { $0.items == 4 }
         #expect(shown?.items == 4, "\(run.log)")
     }
+
+    @Test("a trigger message refreshes an HTTP source within trigger-jitter, once")
+    func trigger() throws {
+        let broker = try TestBroker()
+        let server = try DocumentServer(document(["a", "b"]))
+        let (run, dir, socket) = try startControlledKiosk("""
+            [data]
+            source = http
+            url = \(server.url)
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            [refresh]
+            trigger-topic = fleet/refresh
+            trigger-jitter = 1
+            """)
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try Self.wait(socket) { $0.items == 2 }?.items == 2, "\(run.log)")
+        #expect(run.wait(for: "mqtt: connected", timeout: 5), "\(run.log)")
+        server.publish(document(["a", "b", "c"]))
+        let before = server.requests.count
+        let watch = Stopwatch()
+        try broker.publish("fleet/refresh", "now")
+        while server.requests.count == before && watch.elapsed < 5 { usleep(20_000) }
+        // The jitter's second, plus the broker's and the loop's milliseconds.
+        #expect(server.requests.count == before + 1 && watch.elapsed <= 1.5, "\(server.requests.count - before) requests after \(watch.elapsed) s")
+        #expect(try Self.wait(socket) { $0.items == 3 }?.items == 3)
+        usleep(1_500_000)
+        #expect(server.requests.count == before + 1, "one trigger, one request")
+    }
+
+    @Test("rows.tap = publish: each tap of the fast-taps recording publishes its row's item to the tap topic")
+    func taps() throws {
+        let broker = try TestBroker()
+        let items = try scratchDirectory("mqtt-taps") + "/items.json"
+        try Self.items(20, "row").write(toFile: items, atomically: true, encoding: .utf8)
+        let dir = try scratchDirectory("mqtt-tap-kiosk")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try """
+            [display]
+            backend = headless
+            headless-size = 480x800
+            [state]
+            directory = \(dir)
+            control-socket = none
+            [data]
+            source = file
+            file = \(items)
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            mqtt-client-id = tapper
+            [rows]
+            tap = publish
+            """.write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        var run: ProgramRun?
+        let taps = try broker.messages("panel-refresh/tapper/tap", count: 9, timeout: 20) {
+            run = try ProgramRun(["run", "--config", dir + "/config", "--trace", dir + "/trace",
+                                  "--play", fixtures + "/03-atmel-maxtouch.mt-b.1fg-fast-taps.evemu"])
+        }
+        defer { if let run { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5) } }
+        let trace = try fileText(dir + "/trace").split(separator: "\n")
+        let published = trace.filter { $0.contains("\"kind\":\"command\"") && $0.contains("published to panel-refresh/tapper/tap") }
+        #expect(taps.count == 9 && published.count == 9, "\(taps.count) messages, \(published.count) traced: \(run?.log ?? "")")
+        #expect(taps.allSatisfy { $0.hasPrefix("{") && $0.contains("\"title\":\"row ") })
+    }
+
+    @Test("commands on the command topic: ignored unless mqtt.commands is true; then blank and wake act as ctl's")
+    func commands() throws {
+        let broker = try TestBroker()
+        for allowed in [false, true] {
+            let (run, dir, socket) = try startControlledKiosk("""
+                [data]
+                mqtt-url = mqtt://127.0.0.1:\(broker.port)
+                mqtt-client-id = commanded
+                [mqtt]
+                commands = \(allowed)
+                """)
+            defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+            #expect(try Self.wait(socket) { $0.state == "showing" }?.state == "showing", "\(run.log)")
+            #expect(run.wait(for: "mqtt: connected", timeout: 5), "\(run.log)")
+            try broker.publish("panel-refresh/commanded/command", "blank")
+            let after = try Self.wait(socket, timeout: allowed ? 5 : 1.5) { $0.state == "blank" }
+            #expect((after?.state == "blank") == allowed, "commands = \(allowed): \(String(describing: after))")
+            if allowed {
+                try broker.publish("panel-refresh/commanded/command", "wake")
+                #expect(try Self.wait(socket) { $0.state == "showing" }?.state == "showing")
+            }
+        }
+    }
 }

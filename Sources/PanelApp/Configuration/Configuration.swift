@@ -127,6 +127,20 @@ public struct Configuration: Sendable {
     /// `mqtt.stale-after`: seconds without the broker before the banner says the panel is
     /// offline.
     public var mqttStaleAfter: Double = 120
+    /// `mqtt.tap-topic`: where `rows.tap = publish` sends a tapped item; `CLIENT-ID` in it is
+    /// the client id. nil: `panel-refresh/CLIENT-ID/tap`.
+    public var mqttTapTopic: String?
+    /// `mqtt.commands`: whether `refresh`, `blank` and `wake` on `mqtt.command-topic` act as
+    /// `panel-refresh ctl` does. Off by default: whoever may publish there may blank the panel.
+    public var mqttCommands = false
+    /// `mqtt.command-topic`: where commands come; `CLIENT-ID` in it is the client id. nil:
+    /// `panel-refresh/CLIENT-ID/command`.
+    public var mqttCommandTopic: String?
+    /// `refresh.trigger-topic`: a message there starts a refresh of any source after a random
+    /// delay of up to `refresh.trigger-jitter` seconds; nil: none.
+    public var refreshTriggerTopic: String?
+    /// `refresh.trigger-jitter`: the longest delay before a triggered refresh, seconds.
+    public var refreshTriggerJitter: Double = 5
     /// `data.timeout`: seconds a command or request may take.
     public var timeout: Double = 10
     /// `data.page-size`: items per page.
@@ -156,6 +170,8 @@ public struct Configuration: Sendable {
         case detail
         /// `rows.tap-command` with the item.
         case command
+        /// The item's JSON published to `mqtt.tap-topic`.
+        case publish
     }
     /// `rows.tap`: what a tap on a row does.
     public var tapAction = TapAction.none
@@ -520,6 +536,12 @@ public struct Configuration: Sendable {
         case .mqtt where mqttTopic == nil: throw ConfigurationError(file: path, line: 0, message: "data.source = mqtt needs data.mqtt-topic")
         default: break
         }
+        if tapAction == .publish && mqttBroker == nil {
+            throw ConfigurationError(file: path, line: 0, message: "rows.tap = publish needs a broker (data.mqtt-url)")
+        }
+        if (mqttCommands || refreshTriggerTopic != nil) && mqttBroker == nil {
+            throw ConfigurationError(file: path, line: 0, message: (mqttCommands ? "mqtt.commands" : "refresh.trigger-topic") + " needs a broker (data.mqtt-url)")
+        }
         if tapAction == .command && tapCommand.isEmpty {
             throw ConfigurationError(file: path, line: 0, message: "rows.tap = command needs rows.tap-command")
         }
@@ -648,7 +670,7 @@ public struct Configuration: Sendable {
             Key(section: "rows", name: "badge", doc: "the item field shown in a small red badge after the detail (a count, \"new\")") { $0.badgeField = $1 },
             Key(section: "rows", name: "body", doc: "the item field the detail page shows under the title, wrapped and scrollable (rows.tap = detail)") { $0.bodyField = $1 },
             Key(section: "rows", name: "id", doc: "the item field holding its stable id, a string or a number (an item without one is known by its title). After a refresh the row at the top of the screen stays where it was when its id is still in the list; else the offset stays") { $0.idField = $1 },
-            Key(section: "rows", name: "tap", doc: "what a tap on a row does: none, detail (a page with the item's picture, title and body, closed by its back control or a swipe from the leading edge) or command (rows.tap-command runs with the item)") {
+            Key(section: "rows", name: "tap", doc: "what a tap on a row does: none, detail (a page with the item's picture, title and body, closed by its back control or a swipe from the leading edge) or command (rows.tap-command runs with the item) or publish (the item's JSON, as a tap command's stdin, published to mqtt.tap-topic on data.mqtt-url's broker)") {
                 $0.tapAction = try choice($1, TapAction.self)
             },
             Key(section: "rows", name: "tap-command", doc: "the program and its arguments, split at blanks, run once for each tapped row with the item's JSON on stdin and its id in PANEL_REFRESH_ITEM; supervised as data.command is (its own process group, ended at rows.tap-timeout, output bounded); at most 4 run at once") {
@@ -756,6 +778,13 @@ public struct Configuration: Sendable {
             Key(section: "refresh", name: "auto-style", doc: "how the kiosk's own refreshes show: silent (the rows change in place, the row at the top of the screen kept where it is, the header's time set; the default) or header (the header opens, spins and closes, as a pull would; the list goes to its top)") {
                 $0.autoStyle = try choice($1, PanelSession.AutoStyle.self)
             },
+            Key(section: "refresh", name: "trigger-topic", doc: "a topic on data.mqtt-url's broker: any message there starts a refresh of the list, whatever its source, after a random delay of up to trigger-jitter seconds, so a fleet told at once does not ask its server in the same second") {
+                guard !$1.isEmpty, !$1.contains("#"), !$1.contains("+") else { throw ValueError(message: "\"\($1)\" is not a topic name (no wildcards)") }
+                $0.refreshTriggerTopic = $1
+            },
+            Key(section: "refresh", name: "trigger-jitter", doc: "the longest delay before a refresh a trigger-topic message starts, seconds, 0 to 3600 (5)") {
+                $0.refreshTriggerJitter = try number($1, 0...3600)
+            },
             Key(section: "refresh", name: "backoff-max", doc: "the longest wait after failed refreshes, seconds, 1 to 86400 (900): after n failures in a row the wait is drawn from 0 to min(backoff-max, every x 2^n), so its mean doubles from every; a success resets it") {
                 $0.backoffMax = try number($1, 1...86_400)
             },
@@ -784,6 +813,17 @@ public struct Configuration: Sendable {
             Key(section: "mqtt", name: "status-topic", doc: "where the panel publishes its state, retained: the JSON of panel-refresh ctl status with \"online\": true, at connect and at every change of state (a refresh's result, blank, wake, an error); the broker replaces it with {\"online\": false} (the last will) when the panel drops off. CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/status)") {
                 guard !$1.isEmpty, !$1.contains("#"), !$1.contains("+") else { throw ValueError(message: "\"\($1)\" is not a topic name (no wildcards)") }
                 $0.mqttStatusTopic = $1
+            },
+            Key(section: "mqtt", name: "tap-topic", doc: "where rows.tap = publish sends a tapped row's item, as JSON (not retained); CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/tap)") {
+                guard !$1.isEmpty, !$1.contains("#"), !$1.contains("+") else { throw ValueError(message: "\"\($1)\" is not a topic name (no wildcards)") }
+                $0.mqttTapTopic = $1
+            },
+            Key(section: "mqtt", name: "commands", doc: "whether refresh, blank and wake published on mqtt.command-topic act as panel-refresh ctl does (true/false; false: whoever may publish there could blank the panel, so it is asked for)") {
+                $0.mqttCommands = try boolean($1)
+            },
+            Key(section: "mqtt", name: "command-topic", doc: "where commands come with mqtt.commands = true; CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/command). A fleet-wide topic may be named too: every panel subscribed acts") {
+                guard !$1.isEmpty, !$1.contains("#"), !$1.contains("+") else { throw ValueError(message: "\"\($1)\" is not a topic name (no wildcards)") }
+                $0.mqttCommandTopic = $1
             },
             Key(section: "mqtt", name: "stale-after", doc: "seconds without the broker before the banner says since when the panel is offline, 1 to 86400 (120); the list stays meanwhile") {
                 $0.mqttStaleAfter = try number($1, 1...86400)

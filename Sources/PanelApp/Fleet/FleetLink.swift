@@ -23,10 +23,20 @@ public final class FleetLink {
         public var statusTopic: String
         /// Seconds without the broker before the panel says it is offline.
         public var staleAfter: Double
+        /// Where a tapped row's item goes (`rows.tap = publish`).
+        public var tapTopic: String
+        /// Where commands come from, when they are allowed (`mqtt.commands`); nil: none heard.
+        public var commandTopic: String?
+        /// A message here starts a refresh after up to ``triggerJitter`` seconds; nil: none.
+        public var triggerTopic: String?
+        /// The longest delay before a triggered refresh, seconds.
+        public var triggerJitter: Double = 5
 
         /// Settings for the broker at `connection`, reporting to `statusTopic`.
-        public init(connection: MQTTConnection.Settings, listTopic: String?, statusTopic: String, staleAfter: Double) {
+        public init(connection: MQTTConnection.Settings, listTopic: String?, statusTopic: String, staleAfter: Double,
+                    tapTopic: String = "panel-refresh/tap") {
             (self.connection, self.listTopic, self.statusTopic, self.staleAfter) = (connection, listTopic, statusTopic, staleAfter)
+            self.tapTopic = tapTopic
         }
     }
 
@@ -50,6 +60,12 @@ public final class FleetLink {
     public private(set) var lastContact: Double?
     /// Hears that a new list came (the host asks the session for a refresh).
     public var onList: (() -> Void)?
+    /// Hears that a triggered refresh is due (its jitter waited out).
+    public var onTrigger: (() -> Void)?
+    /// Hears a command from the command topic (only with `mqtt.commands`).
+    public var onCommand: ((ControlCommand) -> Void)?
+    /// When a triggered refresh is due, seconds of the clock; nil: none waits.
+    public private(set) var triggerAt: Double?
     /// The status the panel publishes, JSON without "online" (the host's `ctl status`).
     public var status: () -> String = { "{}" }
     private var connection: MQTTConnection?
@@ -84,10 +100,15 @@ public final class FleetLink {
             let password = try c.mqttPasswordFile.map { try HTTPItemSource.readPassword($0, key: "data.mqtt-password-file") } ?? ""
             connection.credentials = (user, password)
         }
-        let statusTopic = (c.mqttStatusTopic ?? "panel-refresh/CLIENT-ID/status").replacing("CLIENT-ID", with: id)
+        func topic(_ given: String?, _ fallback: String) -> String { (given ?? fallback).replacing("CLIENT-ID", with: id) }
+        let statusTopic = topic(c.mqttStatusTopic, "panel-refresh/CLIENT-ID/status")
         connection.will = (statusTopic, Array(Self.offline.utf8))
-        return Settings(connection: connection, listTopic: c.source == .mqtt ? c.mqttTopic : nil, statusTopic: statusTopic,
-                        staleAfter: c.mqttStaleAfter)
+        var settings = Settings(connection: connection, listTopic: c.source == .mqtt ? c.mqttTopic : nil, statusTopic: statusTopic,
+                                staleAfter: c.mqttStaleAfter, tapTopic: topic(c.mqttTapTopic, "panel-refresh/CLIENT-ID/tap"))
+        settings.commandTopic = c.mqttCommands ? topic(c.mqttCommandTopic, "panel-refresh/CLIENT-ID/command") : nil
+        settings.triggerTopic = c.refreshTriggerTopic.map { topic($0, $0) }
+        settings.triggerJitter = c.refreshTriggerJitter
+        return settings
     }
 
     /// What the status topic says of a panel that is gone (the last will, and a clean stop).
@@ -103,8 +124,9 @@ public final class FleetLink {
 
     /// When the link needs the loop next: a retry, or the next keepalive round.
     public var nextDeadline: Double? {
-        if case .waiting(let retry, _, _) = state { return retry }
-        return nextMaintain
+        let link: Double?
+        if case .waiting(let retry, _, _) = state { link = retry } else { link = nextMaintain }
+        return [link, triggerAt].compactMap { $0 }.min()
     }
 
     /// Since when the panel has been without its broker, once that is longer than
@@ -136,8 +158,23 @@ public final class FleetLink {
             nextMaintain = now + 1
             handle(connection.maintain(), at: now)
         }
+        if let due = triggerAt, now >= due {
+            triggerAt = nil
+            onTrigger?()
+        }
         publishStatusIfChanged()
         if list?.isBehind == true { onList?() }
+    }
+
+    /// Publishes a tapped row's item (its JSON) to the tap topic; what happened, for the trace.
+    public func publishTap(_ item: Item) -> String {
+        guard case .connected = state, let connection else { return "not published: the broker is not connected" }
+        do throws(MQTTError) {
+            try connection.publish(settings.tapTopic, item.json)
+            return "published to \(settings.tapTopic)"
+        } catch {
+            return "not published: \(error)"
+        }
     }
 
     /// Says goodbye: the status says offline (a clean DISCONNECT sends no will), then the
@@ -188,7 +225,7 @@ public final class FleetLink {
                 said = []
                 Log.info("mqtt: connected to \(settings.connection.host):\(settings.connection.port) as \(settings.connection.clientID)"
                          + (settings.listTopic.map { "; the list from \($0)" } ?? "") + "; status on \(settings.statusTopic)")
-                if let topic = settings.listTopic {
+                for topic in [settings.listTopic, settings.triggerTopic, settings.commandTopic].compactMap({ $0 }) {
                     do throws(MQTTError) { try connection?.subscribe(topic) } catch { Log.error("mqtt: cannot subscribe to \(topic): \(error)") }
                 }
                 published = nil
@@ -197,9 +234,15 @@ public final class FleetLink {
                 fail("the broker refused the connection: \(reason)", at: now, failures: failures + 1)
             case .message(let topic, let payload, _):
                 lastContact = now
-                guard topic == settings.listTopic, let list else { continue }
-                list.receive(payload)
-                if list.isBehind { onList?() }
+                if topic == settings.listTopic, let list {
+                    list.receive(payload)
+                    if list.isBehind { onList?() }
+                }
+                if topic == settings.triggerTopic, triggerAt == nil {
+                    // One refresh per burst of triggers: a second while one waits adds nothing.
+                    triggerAt = now + Double.random(in: 0...settings.triggerJitter, using: &random)
+                }
+                if topic == settings.commandTopic { command(payload) }
             case .subscriptionRefused(let topic, let reason):
                 Log.error("mqtt: the broker refused the subscription to \(topic): \(reason) (its ACL?)")
             case .publishRefused(let topic, let reason):
@@ -209,6 +252,18 @@ public final class FleetLink {
                 socketGeneration += 1
                 fail(reason.map { "connection lost: \($0)" } ?? "disconnected", at: now, failures: failures + 1)
             }
+        }
+    }
+
+    /// A command message: `refresh`, `blank` or `wake` (blanks and a newline around it allowed).
+    private func command(_ payload: [UInt8]) {
+        let word = String(decoding: payload.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
+            .reversed().drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }.reversed(), as: UTF8.self)
+        switch word {
+        case "refresh": onCommand?(.refresh)
+        case "blank": onCommand?(.blank)
+        case "wake": onCommand?(.wake)
+        default: Log.warning("mqtt: unknown command \"\(word.prefix(40))\" on \(settings.commandTopic ?? "")")
         }
     }
 

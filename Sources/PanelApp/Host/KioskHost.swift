@@ -64,6 +64,16 @@ public final class KioskHost: TimeStepped {
         didSet {
             fleet?.status = { [weak self] in self?.fleetStatus() ?? "{}" }
             fleet?.onList = { [weak self] in _ = self?.runtime.session?.refreshAutomatically() }
+            fleet?.onTrigger = { [weak self] in
+                Log.info("mqtt: a trigger's refresh")
+                _ = self?.runtime.session?.refreshAutomatically()
+            }
+            fleet?.onCommand = { [weak self] command in
+                Log.info("mqtt: \(command) asked")
+                self?.controlRequest(command) { reply in
+                    if case .error(let why) = reply { Log.warning("mqtt: \(command): \(why)") }
+                }
+            }
         }
     }
     /// Whether work a request leaves the loop for (a screenshot's PNG) is done at once
@@ -114,6 +124,7 @@ public final class KioskHost: TimeStepped {
     /// it shows (replays and the headless demo begin from a full list).
     public func start(at time: Double, loading: Bool = true) {
         arrive(at: time)
+        wire(runtime)
         onRuntime?(runtime)
         runtime.start(loading: loading)
         scheduleMetrics(first: true)
@@ -236,6 +247,12 @@ public final class KioskHost: TimeStepped {
                                     uptime: clock.now - startTime)
         status.residentBytes = ProcessMemory.residentBytes()
         return status
+    }
+
+    /// What a runtime gets of the host: a tap that publishes goes through the broker's link.
+    private func wire(_ runtime: PanelRuntime) {
+        guard configuration.tapAction == .publish, let session = runtime.session else { return }
+        session.tapAction = .publish { [weak self] item in self?.fleet?.publishTap(item) ?? "not published: no broker" }
     }
 
     /// The status the fleet's broker keeps for the panel: `ctl status`'s JSON without what
@@ -469,6 +486,7 @@ public final class KioskHost: TimeStepped {
             runtime = next
             runtime.onWake = { [weak self] in self?.onWake?() }
             configuration = fresh
+            wire(runtime)
             onRuntime?(runtime)
             runtime.start()
             scheduleMetrics(first: true)

@@ -145,6 +145,9 @@ public final class PanelRuntime {
                 session.tapAction = .command(TapCommand(executable: configuration.tapCommand.first ?? "/bin/false",
                                                         arguments: Array(configuration.tapCommand.dropFirst()),
                                                         timeout: configuration.tapTimeout))
+            case .publish:
+                // The host wires the broker's link in (KioskHost.wire); without one, said.
+                session.tapAction = .publish { _ in "no broker" }
             }
             session.header.lastUpdatedStore = lastUpdatedStore
             session.autoStyle = configuration.autoStyle

@@ -122,6 +122,8 @@ public final class PanelSession: ListDataSource {
         case detail
         /// Runs the command with the item (`rows.tap-command`).
         case command(TapCommand)
+        /// Hands the item on (`rows.tap = publish`: to the broker); the result is the trace's.
+        case publish((Item) -> String)
     }
     /// What a tap on a row does.
     public var tapAction: TapAction = .none
@@ -557,6 +559,8 @@ extension PanelSession: ListDelegate {
                 guard let self else { return }
                 self.record(.command(t: self.now, row: row, result: result))
             }
+        case .publish(let send):
+            record(.command(t: now, row: row, result: send(items[row])))
         }
     }
 
