@@ -35,6 +35,14 @@ open class RefreshBanner: View {
         return text
     }
 
+    /// "offline since `since` · items from `time`" in `localizer`'s language: a list whose
+    /// broker has been out of reach longer than the panel lets pass unsaid.
+    public static func text(offlineSince since: String, itemsFrom time: String?, localizer: RefreshLocalizer) -> String {
+        var text = localizer.text(.offlineSince).replacing("{time}", with: since)
+        if let time { text += " · " + localizer.text(.itemsFrom).replacing("{time}", with: time) }
+        return text
+    }
+
     /// The label inset 12 points on each side.
     open override func layoutSubviews() {
         label.frame = Rect(x: 12, y: 0, width: max(0, frame.width - 24), height: frame.height)

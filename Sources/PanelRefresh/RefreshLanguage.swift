@@ -113,6 +113,9 @@ public enum RefreshTextKey: String, Sendable, Hashable, CaseIterable {
     /// The banner's next attempt when the kiosk refreshes by itself: "retrying at 10:45"
     /// (`{time}` where the time goes).
     case retryingAt
+    /// The banner over a list whose source, a broker, has been out of reach for a while:
+    /// "offline since 10:42" (`{time}` where the time it was last reached goes).
+    case offlineSince
     /// The control that leaves a detail page.
     case back
     /// The second floor's hint at its bottom edge: the way back to the list.

@@ -56,6 +56,7 @@ enum RefreshStrings {
         case .refreshFailed: return "Could not refresh"
         case .itemsFrom: return "items from {time}"
         case .retryingAt: return "retrying at {time}"
+        case .offlineSince: return "offline since {time}"
         case .back: return "Back"
         case .twoLevelBackHint: return "Push up to go back"
         }
@@ -96,6 +97,7 @@ enum RefreshStrings {
         case .refreshFailed: return "刷新失败"
         case .itemsFrom: return "{time} 的内容"
         case .retryingAt: return "{time} 重试"
+        case .offlineSince: return "自 {time} 起离线"
         case .back: return "返回"
         case .twoLevelBackHint: return "上推返回"
         }
@@ -136,6 +138,7 @@ enum RefreshStrings {
         case .refreshFailed: return "重新整理失敗"
         case .itemsFrom: return "{time} 的內容"
         case .retryingAt: return "{time} 重試"
+        case .offlineSince: return "自 {time} 起離線"
         case .back: return "返回"
         case .twoLevelBackHint: return "上推返回"
         }
@@ -176,6 +179,7 @@ enum RefreshStrings {
         case .refreshFailed: return "새로고침 실패"
         case .itemsFrom: return "{time} 기준 항목"
         case .retryingAt: return "{time}에 다시 시도"
+        case .offlineSince: return "{time}부터 오프라인"
         case .back: return "뒤로"
         case .twoLevelBackHint: return "위로 밀어 돌아가기"
         }
@@ -216,6 +220,7 @@ enum RefreshStrings {
         case .refreshFailed: return "Не удалось обновить"
         case .itemsFrom: return "данные от {time}"
         case .retryingAt: return "повтор в {time}"
+        case .offlineSince: return "нет связи с {time}"
         case .back: return "Назад"
         case .twoLevelBackHint: return "Смахните вверх, чтобы вернуться"
         }
@@ -256,6 +261,7 @@ enum RefreshStrings {
         case .refreshFailed: return "Не вдалося оновити"
         case .itemsFrom: return "дані від {time}"
         case .retryingAt: return "повтор о {time}"
+        case .offlineSince: return "немає зв’язку з {time}"
         case .back: return "Назад"
         case .twoLevelBackHint: return "Проведіть угору, щоб повернутися"
         }

@@ -36,6 +36,7 @@ extension RefreshStrings {
         case .refreshFailed: return "Aktualisierung fehlgeschlagen"
         case .itemsFrom: return "Stand {time}"
         case .retryingAt: return "neuer Versuch um {time}"
+        case .offlineSince: return "offline seit {time}"
         case .back: return "Zurück"
         case .twoLevelBackHint: return "Nach oben schieben, um zurückzukehren"
         }
@@ -76,6 +77,7 @@ extension RefreshStrings {
         case .refreshFailed: return "Actualisation impossible"
         case .itemsFrom: return "éléments de {time}"
         case .retryingAt: return "nouvel essai à {time}"
+        case .offlineSince: return "hors ligne depuis {time}"
         case .back: return "Retour"
         case .twoLevelBackHint: return "Pousser vers le haut pour revenir"
         }
@@ -116,6 +118,7 @@ extension RefreshStrings {
         case .refreshFailed: return "No se pudo actualizar"
         case .itemsFrom: return "datos de las {time}"
         case .retryingAt: return "reintento a las {time}"
+        case .offlineSince: return "sin conexión desde las {time}"
         case .back: return "Atrás"
         case .twoLevelBackHint: return "Empuja hacia arriba para volver"
         }
@@ -156,6 +159,7 @@ extension RefreshStrings {
         case .refreshFailed: return "Aggiornamento non riuscito"
         case .itemsFrom: return "dati delle {time}"
         case .retryingAt: return "nuovo tentativo alle {time}"
+        case .offlineSince: return "offline dalle {time}"
         case .back: return "Indietro"
         case .twoLevelBackHint: return "Spingi su per tornare"
         }
@@ -196,6 +200,7 @@ extension RefreshStrings {
         case .refreshFailed: return "Não foi possível atualizar"
         case .itemsFrom: return "itens de {time}"
         case .retryingAt: return "nova tentativa às {time}"
+        case .offlineSince: return "offline desde as {time}"
         case .back: return "Voltar"
         case .twoLevelBackHint: return "Empurre para cima para voltar"
         }
@@ -236,6 +241,7 @@ extension RefreshStrings {
         case .refreshFailed: return "更新できませんでした"
         case .itemsFrom: return "{time} 時点の項目"
         case .retryingAt: return "{time} に再試行"
+        case .offlineSince: return "{time} からオフライン"
         case .back: return "戻る"
         case .twoLevelBackHint: return "上に押して戻る"
         }

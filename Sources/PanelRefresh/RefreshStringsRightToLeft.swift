@@ -36,6 +36,7 @@ extension RefreshStrings {
         case .refreshFailed: return "تعذّر التحديث"
         case .itemsFrom: return "العناصر من {time}"
         case .retryingAt: return "إعادة المحاولة عند {time}"
+        case .offlineSince: return "غير متصل منذ {time}"
         case .back: return "رجوع"
         case .twoLevelBackHint: return "ادفع لأعلى للعودة"
         }
@@ -76,6 +77,7 @@ extension RefreshStrings {
         case .refreshFailed: return "הרענון נכשל"
         case .itemsFrom: return "פריטים מ־{time}"
         case .retryingAt: return "ניסיון חוזר ב־{time}"
+        case .offlineSince: return "לא מחובר מאז {time}"
         case .back: return "חזרה"
         case .twoLevelBackHint: return "דחפו למעלה כדי לחזור"
         }

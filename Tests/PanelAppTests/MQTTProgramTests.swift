@@ -174,3 +174,57 @@ struct MQTTProgramTests {
         }
     }
 }
+
+/// The broker's silence on the glass, in virtual time over a real broker: the kiosk's clock
+/// moves only here, the broker's socket is polled for real between the steps.
+@MainActor
+@Suite("The kiosk's offline banner", .enabled(if: haveMosquitto, "needs Debian's mosquitto, mosquitto-clients and libmosquitto1 (scripts/bootstrap installs them)"),
+       .serialized)
+struct MQTTBannerTests {
+    /// Steps of 0.1 s of virtual time, each after up to 10 ms of waiting for the broker.
+    static func run(_ host: KioskHost, seconds: Double) {
+        let time = VirtualTimeDriver(host)
+        for _ in 0..<Int(seconds * 10) {
+            if let fd = host.fleet?.descriptor {
+                var entry = pollfd(fd: fd, events: Int16(POLLIN) | (host.fleet?.wantsWrite == true ? Int16(POLLOUT) : 0), revents: 0)
+                _ = poll(&entry, 1, 10)
+                if entry.revents & Int16(POLLOUT) != 0 { host.fleetWritable(at: host.now) }
+                if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { host.fleetReadable(at: host.now) }
+            }
+            time.advance(by: 0.1)
+        }
+    }
+
+    @Test("the broker gone: after stale-after the banner says since when, the rows stay; back, it goes")
+    func offlineBanner() throws {
+        let broker = try TestBroker()
+        try broker.publish("board/list", MQTTProgramTests.items(3, "kept"), retain: true)
+        var c = Configuration()
+        try c.set("data.source", "mqtt")
+        try c.set("data.mqtt-url", "mqtt://127.0.0.1:\(broker.port)")
+        try c.set("data.mqtt-topic", "board/list")
+        try c.set("mqtt.stale-after", "5")
+        c.stateDirectory = try scratchDirectory("mqtt-banner")
+        let settings = try #require(try FleetLink.settings(for: c, machineID: "banner-test"))
+        let link = FleetLink(settings, seed: "banner-test", now: 0)
+        let host = try KioskHost.virtual(configuration: c, display: HeadlessDisplay(width: 320, height: 240), fonts: FontLibrary()) { c, animator in
+            RunCommand.source(for: c, animator: animator, inline: true, mqtt: link.list)
+        }
+        host.fleet = link
+        host.start(at: 0)
+        Self.run(host, seconds: 3)
+        let session = try #require(host.runtime.session)
+        #expect(session.items.count == 3)
+        #expect(session.banner.isHidden)
+        broker.stop()
+        Self.run(host, seconds: 3)
+        #expect(session.banner.isHidden, "not yet: 3 s of 5")
+        Self.run(host, seconds: 4)
+        #expect(!session.banner.isHidden && session.banner.label.text.hasPrefix("offline since "), "\(session.banner.label.text)")
+        #expect(session.items.count == 3, "the rows stay")
+        let again = try TestBroker(port: broker.port)
+        Self.run(host, seconds: 70)
+        #expect(session.banner.isHidden, "reconnected within the back-off's 60 s: \(link.state)")
+        _ = again
+    }
+}

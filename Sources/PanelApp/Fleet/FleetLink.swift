@@ -75,6 +75,10 @@ public final class FleetLink {
     private var published: String?
     /// Refusals said once each (a wrong password would else fill the journal every minute).
     private var said = Set<String>()
+    /// When the link was made: a broker never reached counts as out of reach since then.
+    private let created: Double
+    /// The last tick's time.
+    private var lastTick = -Double.infinity
 
     /// Seconds a wait after failures may last at most.
     public nonisolated static let maxBackoff = 60.0
@@ -85,6 +89,7 @@ public final class FleetLink {
         self.settings = settings
         list = settings.listTopic.map { MQTTListSource(topic: $0) }
         random = SeededRandom(seeding: seed)
+        created = now
         state = .waiting(retry: now, failures: 0, reason: "not connected yet")
     }
 
@@ -125,15 +130,23 @@ public final class FleetLink {
     /// When the link needs the loop next: a retry, or the next keepalive round.
     public var nextDeadline: Double? {
         let link: Double?
-        if case .waiting(let retry, _, _) = state { link = retry } else { link = nextMaintain }
-        return [link, triggerAt].compactMap { $0 }.min()
+        var stale: Double?
+        if case .waiting(let retry, _, _) = state {
+            link = retry
+            // The moment the silence becomes worth saying, so the banner shows on time.
+            // (Only ahead of the last tick: a moment passed would wake the loop without end.)
+            stale = [(lastContact ?? created) + settings.staleAfter].first { $0 > lastTick }
+        } else {
+            link = nextMaintain
+        }
+        return [link, triggerAt, stale].compactMap { $0 }.min()
     }
 
     /// Since when the panel has been without its broker, once that is longer than
     /// `staleAfter` (the banner says it); nil while connected or not yet stale.
     public func offlineSince(now: Double) -> Double? {
         if case .connected = state { return nil }
-        let since = lastContact ?? 0
+        let since = lastContact ?? created
         return now - since >= settings.staleAfter ? since : nil
     }
 
@@ -151,6 +164,7 @@ public final class FleetLink {
 
     /// The timer: a retry that is due, keepalive once a second, a status that changed.
     public func tick(at now: Double) {
+        lastTick = now
         if case .waiting(let retry, let failures, _) = state, now >= retry {
             connect(at: now, failures: failures)
         }

@@ -466,6 +466,11 @@ public final class KioskHost: TimeStepped {
         if !due.isEmpty { runtime.handle(due) }
         control?.expire(now: clock.now)
         fleet?.tick(at: clock.now)
+        if let fleet, let session = runtime.session, fleet.list != nil {
+            // The broker's silence said over the list once it outlasts mqtt.stale-after, by the
+            // calendar time it was last reached.
+            session.offlineSince = fleet.offlineSince(now: clock.now).map { clock.date.addingTimeInterval($0 - clock.now) }
+        }
         writeMetricsIfDue()
         runtime.pump()
     }

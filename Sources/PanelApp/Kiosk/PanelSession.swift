@@ -276,17 +276,37 @@ public final class PanelSession: ListDataSource {
         banner.frame = Rect(x: 0, y: size.height - RefreshBanner.height, width: size.width, height: RefreshBanner.height)
     }
 
-    /// Shows the banner for a failed refresh over the items on screen, or hides it (nil).
+    /// Since when the list's broker has been out of reach, once that is longer than the panel
+    /// lets pass unsaid (`mqtt.stale-after`); nil: reached. The banner says so over the items
+    /// on screen, unless a failed refresh's reason is shown there.
+    public var offlineSince: Date? {
+        didSet {
+            guard offlineSince != oldValue, failureShown == nil else { return }
+            showBanner(nil)
+        }
+    }
+    /// The failed refresh's reason the banner shows, if any.
+    private var failureShown: String?
+
+    /// Shows the banner for a failed refresh over the items on screen, or hides it (nil; the
+    /// broker's offline note stays while it holds).
     private func showBanner(_ reason: String?) {
-        let shown = reason != nil
+        failureShown = reason
+        let offline = reason == nil && !items.isEmpty ? offlineSince : nil
+        let shown = reason != nil || offline != nil
         if shown != !banner.isHidden {
             // The last rows scroll up from under the banner while it shows.
             list.contentInset.bottom += shown ? RefreshBanner.height : -RefreshBanner.height
         }
         banner.isHidden = !shown
-        guard let reason else { return }
         let formatter = header.lastUpdatedFormatter, today = scene.clock.date
         let time = itemsDate.map { formatter.shortText(for: $0, now: today) }
+        if let offline {
+            banner.label.text = RefreshBanner.text(offlineSince: formatter.shortText(for: offline, now: today), itemsFrom: time,
+                                                   localizer: statusView.localizer)
+            return
+        }
+        guard let reason else { return }
         // When the kiosk refreshes by itself, the next attempt's time (after the back-off).
         let retry = nextAutomaticRefresh.map { formatter.shortText(for: today.addingTimeInterval($0 - scene.clock.now), now: today) }
         banner.label.text = RefreshBanner.text(reason: reason, itemsFrom: time, retryingAt: retry, localizer: statusView.localizer)
