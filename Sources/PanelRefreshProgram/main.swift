@@ -298,6 +298,9 @@ func run(_ configuration: Configuration, path: String?, tracePath: String?, play
         host.onRuntime = { runtime in
             runtime.session?.tracesTimings = true
             runtime.session?.beginTrace(origin: runtime.scene.clock.now)
+            // The origin on the machine's clock, so the trace lines up with other programs'
+            // times (the fleet bench's publishes): the kiosk's clock is CLOCK_MONOTONIC.
+            fputs("{\"t\":0,\"kind\":\"clock\",\"monotonic\":\(TraceEvent.number(runtime.scene.clock.now))}\n", file)
             runtime.session?.onTrace = { event in
                 fputs(event.json + "\n", file)
                 fflush(file)

@@ -32,7 +32,7 @@ public enum TraceEvent: Sendable {
     case retry(t: Double)
 
     /// A number without trailing zeros (at most 4 decimals), so traces compare as text.
-    static func number(_ v: Double) -> String {
+    public static func number(_ v: Double) -> String {
         guard v.isFinite else { return "0" }
         var s = TextFormat.fixed(v + 0, decimals: 4)
         while s.hasSuffix("0") { s.removeLast() }
