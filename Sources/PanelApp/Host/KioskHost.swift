@@ -527,6 +527,10 @@ public final class KioskHost: TimeStepped {
             || fresh.backend != configuration.backend || fresh.card != configuration.card {
             Log.warning("reload: input and display settings apply at the next start")
         }
+        if fresh.brokerSettings != configuration.brokerSettings {
+            // The link is made once, at the start: its connection, will and subscriptions.
+            Log.warning("reload: the broker's settings (data.mqtt-*, [mqtt], refresh.trigger-*) apply at the next start")
+        }
         guard replaceRuntime(with: fresh) else { return }
         Log.info("reloaded \(path)")
         runtime.notifier.notify("STATUS=reloaded the configuration")
@@ -536,4 +540,13 @@ public final class KioskHost: TimeStepped {
 extension TouchscreenSet {
     /// The nodes in use that are the device `number` (logind names devices by number).
     fileprivate func nodes(of number: DeviceNumber) -> [String] { nodes.filter { DeviceNumber(path: $0) == number } }
+}
+
+extension Configuration {
+    /// What the broker's link is made from, to tell a reload that changed it.
+    fileprivate var brokerSettings: [String] {
+        [mqttBroker?.description, mqttTopic, mqttUser, mqttPasswordFile, mqttClientID, mqttCAFile, mqttStatusTopic, mqttTapTopic,
+         mqttCommandTopic, refreshTriggerTopic, "\(mqttCommands)", "\(refreshTriggerJitter)", "\(mqttStaleAfter)", "\(source == .mqtt)"]
+            .map { $0 ?? "-" }
+    }
 }
