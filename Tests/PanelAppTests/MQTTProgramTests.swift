@@ -88,6 +88,56 @@ struct MQTTProgramTests {
         #expect(shown?.items == 4, "\(run.log)")
     }
 
+    /// `ctl status`'s broker part: its state and problem.
+    static func broker(_ socket: String) throws -> (state: String, problem: String?, status: String)? {
+        let (code, out, _) = try runProgram(["ctl", "status", "--socket", socket])
+        guard code == 0, case .object(let o)? = try? JSONValue.parse(Data(out)), case .object(let b)? = o["broker"],
+              case .string(let state)? = b["state"], case .string(let line)? = o["status"] else { return nil }
+        if case .string(let problem)? = b["problem"] { return (state, problem, line) }
+        return (state, nil, line)
+    }
+
+    @Test("the password from a file lets the panel in; a wrong one and an ACL that denies its status are said in ctl status and STATUS")
+    func credentialsAndACL() throws {
+        let broker = try TestBroker(users: [("hall", "s3cret"), ("locked", "pw"), ("server", "pw")],
+                                    acl: "user hall\ntopic read board/#\ntopic write panel-refresh/#\nuser locked\ntopic read board/#\nuser server\ntopic write board/#\n")
+        try broker.publish("board/list", Self.items(2, "acl"), retain: true, user: ("server", "pw"))
+        let secrets = try scratchDirectory("mqtt-secrets")
+        defer { try? FileManager.default.removeItem(atPath: secrets) }
+        for (name, password) in [("right", "s3cret\n"), ("wrong", "nope\n"), ("locked", "pw\n")] {
+            try password.write(toFile: secrets + "/" + name, atomically: true, encoding: .utf8)
+        }
+        func kiosk(_ user: String, _ secret: String) throws -> (ProgramRun, String, String) {
+            try startControlledKiosk("""
+                [data]
+                source = mqtt
+                mqtt-url = mqtt://127.0.0.1:\(broker.port)
+                mqtt-topic = board/list
+                mqtt-user = \(user)
+                mqtt-password-file = \(secrets)/\(secret)
+                """)
+        }
+        let (good, goodDir, goodSocket) = try kiosk("hall", "right")
+        defer { kill(good.process.processIdentifier, SIGKILL); _ = good.finish(timeout: 5); try? FileManager.default.removeItem(atPath: goodDir) }
+        #expect(try Self.wait(goodSocket) { $0.items == 2 }?.items == 2, "\(good.log)")
+        #expect(try Self.broker(goodSocket)?.state == "connected")
+
+        let (bad, badDir, badSocket) = try kiosk("hall", "wrong")
+        defer { kill(bad.process.processIdentifier, SIGKILL); _ = bad.finish(timeout: 5); try? FileManager.default.removeItem(atPath: badDir) }
+        #expect(bad.wait(for: "the broker refused the connection: Not authorized", timeout: 10), "\(bad.log)")
+        let refused = try Self.broker(badSocket)
+        #expect(refused?.problem?.contains("the broker refused the connection: Not authorized") == true, "\(String(describing: refused))")
+
+        // Its status may not be written: the list comes, the refusal is said.
+        let (locked, lockedDir, lockedSocket) = try kiosk("locked", "locked")
+        defer { kill(locked.process.processIdentifier, SIGKILL); _ = locked.finish(timeout: 5); try? FileManager.default.removeItem(atPath: lockedDir) }
+        #expect(try Self.wait(lockedSocket) { $0.items == 2 }?.items == 2, "\(locked.log)")
+        #expect(locked.wait(for: "the broker refused the panel's message on panel-refresh/", timeout: 10), "\(locked.log)")
+        let denied = try Self.broker(lockedSocket)
+        #expect(denied?.problem?.contains("Not authorized") == true && denied?.status.contains("; broker: the broker refused the panel's message") == true,
+                "\(String(describing: denied))")
+    }
+
     @Test("a trigger message refreshes an HTTP source within trigger-jitter, once")
     func trigger() throws {
         let broker = try TestBroker()

@@ -119,6 +119,23 @@ public final class FleetLink {
     /// What the status topic says of a panel that is gone (the last will, and a clean stop).
     public nonisolated static let offline = #"{"online":false}"#
 
+    /// What is wrong, while something is: the reason of the wait before the next try, or the
+    /// broker's last refusal of a publish (until the next connection).
+    public var problem: String? {
+        if case .waiting(_, let failures, let reason) = state, failures > 0 { return reason }
+        return refusal
+    }
+    private var refusal: String?
+
+    /// The state's one word for `ctl status`.
+    public var stateName: String {
+        switch state {
+        case .connecting: return "connecting"
+        case .connected: return "connected"
+        case .waiting: return "waiting"
+        }
+    }
+
     /// The socket to watch for reading, nil while there is none.
     public var descriptor: Int32? { connection?.descriptor }
     /// Counts the sockets the link has made: a watcher of ``descriptor`` starts again when it
@@ -237,6 +254,7 @@ public final class FleetLink {
                 state = .connected(since: now)
                 lastContact = now
                 said = []
+                refusal = nil
                 Log.info("mqtt: connected to \(settings.connection.host):\(settings.connection.port) as \(settings.connection.clientID)"
                          + (settings.listTopic.map { "; the list from \($0)" } ?? "") + "; status on \(settings.statusTopic)")
                 for topic in [settings.listTopic, settings.triggerTopic, settings.commandTopic].compactMap({ $0 }) {
@@ -260,8 +278,12 @@ public final class FleetLink {
             case .subscriptionRefused(let topic, let reason):
                 Log.error("mqtt: the broker refused the subscription to \(topic): \(reason) (its ACL?)")
             case .publishRefused(let topic, let reason):
-                Log.error("mqtt: the broker refused the panel's message on \(topic): \(reason) (its ACL?)")
+                let why = "the broker refused the panel's message on \(topic): \(reason) (its ACL?)"
+                if refusal != why { Log.error("mqtt: " + why) }
+                refusal = why
             case .disconnected(let reason):
+                // A refusal is followed by the socket's close: one failure, its reason kept.
+                if case .waiting = state { continue }
                 if case .connected = state { lastContact = now }
                 socketGeneration += 1
                 fail(reason.map { "connection lost: \($0)" } ?? "disconnected", at: now, failures: failures + 1)

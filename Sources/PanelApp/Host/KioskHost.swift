@@ -246,6 +246,7 @@ public final class KioskHost: TimeStepped {
         var status = runtime.status(display: display.summary, touchscreens: touchscreens?.nodes ?? [], started: startDate,
                                     uptime: clock.now - startTime)
         status.residentBytes = ProcessMemory.residentBytes()
+        status.brokerState = fleet?.stateName
         return status
     }
 
@@ -268,6 +269,7 @@ public final class KioskHost: TimeStepped {
     public func fleetReadable(at time: Double) {
         arrive(at: time)
         fleet?.readable(at: clock.now)
+        if let fleet { runtime.brokerTrouble = fleet.problem }
         runtime.pump()
     }
 
@@ -466,6 +468,7 @@ public final class KioskHost: TimeStepped {
         if !due.isEmpty { runtime.handle(due) }
         control?.expire(now: clock.now)
         fleet?.tick(at: clock.now)
+        if let fleet { runtime.brokerTrouble = fleet.problem }
         if let fleet, let session = runtime.session, fleet.list != nil {
             // The broker's silence said over the list once it outlasts mqtt.stale-after, by the
             // calendar time it was last reached.

@@ -88,6 +88,11 @@ public struct KioskStatus: Sendable {
     public var pictureCacheBytes: Int, pictureCacheHits: Int, pictureCacheMisses: Int
     /// The process's resident memory, bytes (nil where /proc cannot say).
     public var residentBytes: Int?
+    /// The broker link's state (connected, connecting, waiting), when there is a broker.
+    public var brokerState: String? = nil
+    /// What is wrong with the broker, while something is: a refused connection or publish, a
+    /// lost connection being retried.
+    public var brokerTrouble: String? = nil
 
     /// The `STATUS=` text systemd shows (`systemctl status`), as it has always read:
     /// "showing 20 items", "refreshing", "last refresh failed: ...", "panel blank (touch to
@@ -96,7 +101,7 @@ public struct KioskStatus: Sendable {
         switch state {
         case .starting: return "starting"
         case .ready: return "showing the list"
-        case .showing: return "showing \(showing)" + (storeTrouble.map { "; \($0)" } ?? "")
+        case .showing: return "showing \(showing)" + (storeTrouble.map { "; \($0)" } ?? "") + (brokerTrouble.map { "; broker: \($0)" } ?? "")
         case .refreshing: return "refreshing"
         case .failed(let reason): return "last refresh failed: \(reason)"
         case .blank: return "panel blank (touch to wake); \(showing)"
@@ -131,6 +136,7 @@ public struct KioskStatus: Sendable {
             "frames": .integer(Int64(frames)),
             "droppedFrames": .integer(Int64(droppedFrames)),
             "residentBytes": residentBytes.map { .integer(Int64($0)) } ?? .null,
+            "broker": brokerState.map { .object(["state": .string($0), "problem": brokerTrouble.map { .string($0) } ?? .null]) } ?? .null,
         ]
         return String(decoding: JSONValue.object(object).encoded, as: UTF8.self)
     }

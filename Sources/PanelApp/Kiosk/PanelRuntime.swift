@@ -251,6 +251,12 @@ public final class PanelRuntime {
         touchedSinceReport = false
     }
 
+    /// What is wrong with the fleet's broker, while something is (the host sets it from its
+    /// link): said in STATUS= and `ctl status` beside the list.
+    public var brokerTrouble: String? {
+        didSet { if brokerTrouble != oldValue { tell(state) } }
+    }
+
     /// Tells systemd (STATUS=) where the kiosk stands now, when that changed.
     private func tell(_ next: KioskStatus.State) {
         state = next
@@ -273,7 +279,7 @@ public final class PanelRuntime {
                            display: summary, touchscreens: touchscreens, uptime: uptime, started: started, now: clock.date,
                            frames: frames, droppedFrames: droppedFrames, touchToGlass: touchToGlass,
                            pictureCacheBytes: session?.pictures?.bytesUsed ?? 0, pictureCacheHits: session?.pictures?.hits ?? 0,
-                           pictureCacheMisses: session?.pictures?.misses ?? 0, residentBytes: nil)
+                           pictureCacheMisses: session?.pictures?.misses ?? 0, residentBytes: nil, brokerTrouble: brokerTrouble)
     }
 
     /// Turns the panel off now (`ctl blank`), as blanking after `display.blank-after` does: a
