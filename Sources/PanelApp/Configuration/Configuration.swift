@@ -463,6 +463,20 @@ public struct Configuration: Sendable {
                 }
             }
         }
+        if let name = mqttPasswordFile {
+            do { _ = try HTTPItemSource.readPassword(name, key: "data.mqtt-password-file") } catch {
+                if name.hasPrefix("/") || getenv("CREDENTIALS_DIRECTORY") != nil {
+                    problems.append(("data.mqtt-password-file", "data.mqtt-password-file: \(error)"))
+                }
+            }
+        }
+        if let file = mqttCAFile {
+            do throws(BoundedFile.Failure) {
+                _ = try BoundedFile.read(file, limit: 1 << 20)
+            } catch {
+                problems.append(("data.mqtt-ca-file", "data.mqtt-ca-file: \(file): \(error)"))
+            }
+        }
         if let name = headerFile {
             do { _ = try HTTPItemSource.readHeaders(name) } catch {
                 if name.hasPrefix("/") || getenv("CREDENTIALS_DIRECTORY") != nil {
