@@ -94,6 +94,12 @@ final class TestBroker {
         guard code == 0 else { throw BrokerError("mosquitto_pub: \(err)") }
     }
 
+    /// Publishes a file's bytes (`mosquitto_pub -f`: a message larger than a command line).
+    func publish(_ topic: String, file: String) throws {
+        let (code, _, err) = try runProgram(["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic, "-f", file], executable: "/usr/bin/mosquitto_pub")
+        guard code == 0 else { throw BrokerError("mosquitto_pub: \(err)") }
+    }
+
     /// The first message on `topic` (retained or not) as `mosquitto_sub` got it, or nil after
     /// `timeout` seconds. Its own `-W` is not used: it counts with SIGALRM, which a child of
     /// the test runner inherits blocked, so the subscriber is killed here instead (`messages`).

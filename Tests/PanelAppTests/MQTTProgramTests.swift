@@ -56,6 +56,13 @@ struct MQTTProgramTests {
         let failed = try Self.wait(socket) { $0.state == "failed" }
         #expect(failed?.state == "failed" && failed?.items == 3, "the list stays: \(String(describing: failed))")
 
+        // Over 4 MiB: refused before it is parsed, the list stays.
+        let huge = dir + "/huge.json"
+        try ("[" + String(repeating: #"{"title":"x"},"#, count: 330_000) + #"{"title":"x"}]"#).write(toFile: huge, atomically: true, encoding: .utf8)
+        try broker.publish("board/list", file: huge)
+        #expect(run.wait(for: "sent an answer too large (more than 4194304 bytes)", timeout: 10), "\(run.log)")
+        #expect(try Self.status(socket)?.items == 3)
+
         let said = try #require(try broker.first("panel-refresh/kiosk-a/status", timeout: 5))
         #expect(said.hasPrefix(#"{"online":true,"#) && said.contains(#""items":3"#), "\(said)")
 
