@@ -235,7 +235,7 @@ struct MQTTProgramTests {
 /// The broker's silence on the glass, in virtual time over a real broker: the kiosk's clock
 /// moves only here, the broker's socket is polled for real between the steps.
 @MainActor
-@Suite("The kiosk's offline banner", .enabled(if: haveMosquitto, "needs Debian's mosquitto, mosquitto-clients and libmosquitto1 (scripts/bootstrap installs them)"),
+@Suite("The kiosk on a broker in virtual time: the reader's place, the offline banner", .enabled(if: haveMosquitto, "needs Debian's mosquitto, mosquitto-clients and libmosquitto1 (scripts/bootstrap installs them)"),
        .serialized)
 struct MQTTBannerTests {
     /// Steps of 0.1 s of virtual time, each after up to 10 ms of waiting for the broker.
@@ -250,6 +250,35 @@ struct MQTTBannerTests {
             }
             time.advance(by: 0.1)
         }
+    }
+
+    @Test("scrolled to row 40, a message that adds 3 items on top keeps row 40's item where it was on the glass")
+    func keptPlace() throws {
+        let broker = try TestBroker()
+        func list(_ ids: [Int]) -> String { "[" + ids.map { #"{"id":"id-\#($0)","title":"Item \#($0)","subtitle":"Subtitle \#($0)"}"# }.joined(separator: ",") + "]" }
+        try broker.publish("board/list", list(Array(1...100)), retain: true)
+        var c = Configuration()
+        for (key, value) in [("data.source", "mqtt"), ("data.mqtt-url", "mqtt://127.0.0.1:\(broker.port)"), ("data.mqtt-topic", "board/list"),
+                             ("data.page-size", "200"), ("refresh.quiet-after-touch", "0")] { try c.set(key, value) }
+        c.stateDirectory = try scratchDirectory("mqtt-place")
+        let link = FleetLink(try #require(try FleetLink.settings(for: c, machineID: "place-test")), seed: "place-test", now: 0)
+        let host = try KioskHost.virtual(configuration: c, display: HeadlessDisplay(width: 480, height: 800), fonts: FontLibrary()) { c, animator in
+            RunCommand.source(for: c, animator: animator, inline: true, mqtt: link.list)
+        }
+        host.fleet = link
+        host.start(at: 0)
+        Self.run(host, seconds: 2)
+        let session = try #require(host.runtime.session)
+        #expect(session.items.count == 100)
+        session.list.contentOffset = Point(x: 0, y: 40 * 72 - 30)
+        Self.run(host, seconds: 0.5)
+        let item = session.items[40]
+        let y = session.list.rectForRow(40).minY - session.list.contentOffset.y
+        try broker.publish("board/list", list([1001, 1002, 1003] + Array(1...100)), retain: true)
+        Self.run(host, seconds: 2)
+        #expect(session.items.count == 103)
+        let row = try #require(session.items.firstIndex(of: item))
+        #expect(row == 43 && session.list.rectForRow(row).minY - session.list.contentOffset.y == y, "the item stays where it was")
     }
 
     @Test("the broker gone: after stale-after the banner says since when, the rows stay; back, it goes")
