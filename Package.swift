@@ -65,8 +65,10 @@ let package = Package(
         // HTTP data sources: libcurl bounds size, time, speed, redirects and schemes while it receives.
         // Headers only: libcurl is opened at the first transfer (Sources/CCurl/shim.h), not linked.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // Headers only: libmosquitto is opened at the first broker connection (Sources/CMosquitto/shim.h).
-        .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // A C target, not a header: what libmosquitto's dlopen found lives in one file
+        // (panel_mosquitto.c), so an optimiser that inlines a caller into another file cannot
+        // reach a copy that was never loaded. mosquitto.h (libmosquitto-dev) gives the types.
+        .target(name: "CMosquitto"),
         // Command data sources: the wait-status macros and waitid's siginfo_t that Swift cannot import.
         .systemLibrary(name: "CProcess"),
         // The shipped program links with lld and packed relative relocations (DT_RELR, glibc

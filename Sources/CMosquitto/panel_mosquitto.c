@@ -1,14 +1,8 @@
-// libmosquitto (an MQTT 5 client, Debian's libmosquitto1 2.0) for PanelApp's broker link.
-//
-// The library is opened when the first connection is made (dlopen), not linked: a panel with
-// no [mqtt] section and no mqtt source never maps it (nor its OpenSSL), as libcurl is opened
-// at the first HTTP transfer (Sources/CCurl/shim.h). mosquitto.h is included for its types
-// and constants only.
-#include <stdbool.h>
-#include <stddef.h>
+// libmosquitto for PanelApp's broker link: the library opened at the first connection and
+// the calls, declared in include/panel_mosquitto.h.
 #include <dlfcn.h>
 #include <pthread.h>
-#include <mosquitto.h>
+#include "panel_mosquitto.h"
 
 // The functions PanelApp calls, found in libmosquitto.so.1 once.
 struct panel_mqtt_api {
@@ -39,19 +33,18 @@ struct panel_mqtt_api {
     void (*publish_v5_callback_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int, int, const mosquitto_property *));
 };
 
-// One copy per object file (a static in a header): Swift calls these from one file only,
-// PanelApp's MQTTConnection.swift, which loads them (a release build splits a module into
-// several object files, and another file's copy would never be filled: ShimUseTests).
-static inline struct panel_mqtt_api *panel_mqtt_api_storage(void) {
-    static struct panel_mqtt_api api;
-    return &api;
-}
+// The one copy of what was found, in this file only: a header's static would give each object
+// file that calls it a copy of its own, and the release build's optimiser inlines Swift code
+// that calls the shim into other files (whose copy was never loaded: the broker's socket read
+// as none, and nothing was ever read from it).
+static struct panel_mqtt_api api_storage;
+static struct panel_mqtt_api *panel_mqtt_api_storage(void) { return &api_storage; }
 
 #define PANEL_MQTT_FIND(field, name) \
     api->field = (__typeof__(api->field))dlsym(library, name); \
     if (!api->field) { api->error = "libmosquitto.so.1 lacks " name; return; }
 
-static inline void panel_mqtt_load_once(void) {
+static void panel_mqtt_load_once(void) {
     struct panel_mqtt_api *api = panel_mqtt_api_storage();
     void *library = dlopen("libmosquitto.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
@@ -89,50 +82,34 @@ static inline void panel_mqtt_load_once(void) {
 #undef PANEL_MQTT_FIND
 
 // Loads libmosquitto (once, thread-safe); NULL when it is usable, else why not.
-static inline const char *panel_mqtt_load(void) {
+const char *panel_mqtt_load(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, panel_mqtt_load_once);
     return panel_mqtt_api_storage()->error;
 }
 
-// What a received message carries, copied out of libmosquitto's struct (whose payload is a
-// void pointer Swift would have to cast).
-typedef void (*panel_mqtt_message_callback)(void *user, const char *topic, const unsigned char *payload, int length, bool retained);
-typedef void (*panel_mqtt_status_callback)(void *user, int code);
-typedef void (*panel_mqtt_acknowledged_callback)(void *user, int mid, int reason);
-
-// The Swift side's callbacks for one client, kept where libmosquitto's `obj` points.
-struct panel_mqtt_callbacks {
-    void *user;
-    panel_mqtt_status_callback on_connect;     // CONNACK's reason code (MQTT 5): 0 accepted
-    panel_mqtt_status_callback on_disconnect;  // 0: asked for, else lost
-    panel_mqtt_message_callback on_message;
-    panel_mqtt_acknowledged_callback on_subscribe; // SUBACK: the first topic's granted QoS, or a reason >= 0x80
-    panel_mqtt_acknowledged_callback on_publish;   // PUBACK: 0, or a reason >= 0x80 (0x87 not authorised)
-};
-
-static inline void panel_mqtt_connected(struct mosquitto *client, void *obj, int code) {
+static void panel_mqtt_connected(struct mosquitto *client, void *obj, int code) {
     (void)client;
     struct panel_mqtt_callbacks *callbacks = (struct panel_mqtt_callbacks *)obj;
     callbacks->on_connect(callbacks->user, code);
 }
-static inline void panel_mqtt_disconnected(struct mosquitto *client, void *obj, int code) {
+static void panel_mqtt_disconnected(struct mosquitto *client, void *obj, int code) {
     (void)client;
     struct panel_mqtt_callbacks *callbacks = (struct panel_mqtt_callbacks *)obj;
     callbacks->on_disconnect(callbacks->user, code);
 }
-static inline void panel_mqtt_received(struct mosquitto *client, void *obj, const struct mosquitto_message *message) {
+static void panel_mqtt_received(struct mosquitto *client, void *obj, const struct mosquitto_message *message) {
     (void)client;
     struct panel_mqtt_callbacks *callbacks = (struct panel_mqtt_callbacks *)obj;
     callbacks->on_message(callbacks->user, message->topic, (const unsigned char *)message->payload,
                           message->payloadlen, message->retain);
 }
-static inline void panel_mqtt_subscribed(struct mosquitto *client, void *obj, int mid, int count, const int *granted) {
+static void panel_mqtt_subscribed(struct mosquitto *client, void *obj, int mid, int count, const int *granted) {
     (void)client;
     struct panel_mqtt_callbacks *callbacks = (struct panel_mqtt_callbacks *)obj;
     callbacks->on_subscribe(callbacks->user, mid, count > 0 ? granted[0] : 128);
 }
-static inline void panel_mqtt_published(struct mosquitto *client, void *obj, int mid, int reason, const mosquitto_property *properties) {
+static void panel_mqtt_published(struct mosquitto *client, void *obj, int mid, int reason, const mosquitto_property *properties) {
     (void)client; (void)properties;
     struct panel_mqtt_callbacks *callbacks = (struct panel_mqtt_callbacks *)obj;
     callbacks->on_publish(callbacks->user, mid, reason);
@@ -142,7 +119,7 @@ static inline void panel_mqtt_published(struct mosquitto *client, void *obj, int
 // publish the broker's ACL denies is answered 0x87, where 3.1.1 drops it without a word), with
 // a clean session (the broker keeps nothing for it but the retained messages everyone gets),
 // or NULL.
-static inline struct mosquitto *panel_mqtt_new(const char *id, struct panel_mqtt_callbacks *callbacks) {
+struct mosquitto *panel_mqtt_new(const char *id, struct panel_mqtt_callbacks *callbacks) {
     struct panel_mqtt_api *api = panel_mqtt_api_storage();
     struct mosquitto *client = api->new_client(id, true, callbacks);
     if (!client) return NULL;
@@ -156,33 +133,33 @@ static inline struct mosquitto *panel_mqtt_new(const char *id, struct panel_mqtt
 }
 
 // The calls, after panel_mqtt_load() returned NULL.
-static inline void panel_mqtt_destroy(struct mosquitto *client) { panel_mqtt_api_storage()->destroy(client); }
-static inline int panel_mqtt_will_set(struct mosquitto *client, const char *topic, int length, const void *payload, int qos, bool retain) {
+void panel_mqtt_destroy(struct mosquitto *client) { panel_mqtt_api_storage()->destroy(client); }
+int panel_mqtt_will_set(struct mosquitto *client, const char *topic, int length, const void *payload, int qos, bool retain) {
     return panel_mqtt_api_storage()->will_set(client, topic, length, payload, qos, retain);
 }
-static inline int panel_mqtt_username_pw_set(struct mosquitto *client, const char *user, const char *password) {
+int panel_mqtt_username_pw_set(struct mosquitto *client, const char *user, const char *password) {
     return panel_mqtt_api_storage()->username_pw_set(client, user, password);
 }
 // TLS with `cafile`, or with the system's CAs (/etc/ssl/certs) when it is NULL.
-static inline int panel_mqtt_tls_set(struct mosquitto *client, const char *cafile) {
+int panel_mqtt_tls_set(struct mosquitto *client, const char *cafile) {
     return panel_mqtt_api_storage()->tls_set(client, cafile, cafile ? NULL : "/etc/ssl/certs", NULL, NULL, NULL);
 }
-static inline int panel_mqtt_connect_async(struct mosquitto *client, const char *host, int port, int keepalive) {
+int panel_mqtt_connect_async(struct mosquitto *client, const char *host, int port, int keepalive) {
     return panel_mqtt_api_storage()->connect_async(client, host, port, keepalive);
 }
-static inline int panel_mqtt_reconnect_async(struct mosquitto *client) { return panel_mqtt_api_storage()->reconnect_async(client); }
-static inline int panel_mqtt_disconnect(struct mosquitto *client) { return panel_mqtt_api_storage()->disconnect(client); }
-static inline int panel_mqtt_publish(struct mosquitto *client, int *mid, const char *topic, int length, const void *payload, int qos, bool retain) {
+int panel_mqtt_reconnect_async(struct mosquitto *client) { return panel_mqtt_api_storage()->reconnect_async(client); }
+int panel_mqtt_disconnect(struct mosquitto *client) { return panel_mqtt_api_storage()->disconnect(client); }
+int panel_mqtt_publish(struct mosquitto *client, int *mid, const char *topic, int length, const void *payload, int qos, bool retain) {
     return panel_mqtt_api_storage()->publish(client, mid, topic, length, payload, qos, retain);
 }
-static inline int panel_mqtt_subscribe(struct mosquitto *client, int *mid, const char *topic, int qos) {
+int panel_mqtt_subscribe(struct mosquitto *client, int *mid, const char *topic, int qos) {
     return panel_mqtt_api_storage()->subscribe(client, mid, topic, qos);
 }
-static inline int panel_mqtt_loop_read(struct mosquitto *client) { return panel_mqtt_api_storage()->loop_read(client, 1); }
-static inline int panel_mqtt_loop_write(struct mosquitto *client) { return panel_mqtt_api_storage()->loop_write(client, 1); }
-static inline int panel_mqtt_loop_misc(struct mosquitto *client) { return panel_mqtt_api_storage()->loop_misc(client); }
-static inline int panel_mqtt_socket(struct mosquitto *client) { return panel_mqtt_api_storage()->socket(client); }
-static inline bool panel_mqtt_want_write(struct mosquitto *client) { return panel_mqtt_api_storage()->want_write(client); }
-static inline const char *panel_mqtt_strerror(int code) { return panel_mqtt_api_storage()->strerror(code); }
+int panel_mqtt_loop_read(struct mosquitto *client) { return panel_mqtt_api_storage()->loop_read(client, 1); }
+int panel_mqtt_loop_write(struct mosquitto *client) { return panel_mqtt_api_storage()->loop_write(client, 1); }
+int panel_mqtt_loop_misc(struct mosquitto *client) { return panel_mqtt_api_storage()->loop_misc(client); }
+int panel_mqtt_socket(struct mosquitto *client) { return panel_mqtt_api_storage()->socket(client); }
+bool panel_mqtt_want_write(struct mosquitto *client) { return panel_mqtt_api_storage()->want_write(client); }
+const char *panel_mqtt_strerror(int code) { return panel_mqtt_api_storage()->strerror(code); }
 // An MQTT 5 reason code's name ("Not authorized", "Bad user name or password").
-static inline const char *panel_mqtt_reason_string(int code) { return panel_mqtt_api_storage()->reason_string(code); }
+const char *panel_mqtt_reason_string(int code) { return panel_mqtt_api_storage()->reason_string(code); }
