@@ -201,8 +201,13 @@ struct MQTTProgramTests {
                                   "--play", fixtures + "/03-atmel-maxtouch.mt-b.1fg-fast-taps.evemu"])
         }
         defer { if let run { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5) } }
-        let trace = try fileText(dir + "/trace").split(separator: "\n")
-        let published = trace.filter { $0.contains("\"kind\":\"command\"") && $0.contains("published to panel-refresh/tapper/tap") }
+        // The trace's line follows the publish (the message can be here before the line is).
+        func published() throws -> [Substring] {
+            try fileText(dir + "/trace").split(separator: "\n").filter { $0.contains("\"kind\":\"command\"") && $0.contains("published to panel-refresh/tapper/tap") }
+        }
+        let watch = Stopwatch()
+        while try published().count < taps.count && watch.elapsed < 5 { usleep(20_000) }
+        let published = try published()
         #expect(taps.count == 9 && published.count == 9, "\(taps.count) messages, \(published.count) traced: \(run?.log ?? "")")
         #expect(taps.allSatisfy { $0.hasPrefix("{") && $0.contains("\"title\":\"row ") })
     }
