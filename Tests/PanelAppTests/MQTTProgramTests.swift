@@ -257,21 +257,29 @@ struct MQTTBannerTests {
         }
     }
 
+    /// A started kiosk in virtual time on `broker`'s `board/list`, its link made as the panel's
+    /// is; `settings`: more configuration.
+    static func kiosk(_ broker: TestBroker, _ settings: [(String, String)], width: Int, height: Int, name: String) throws -> KioskHost {
+        var c = Configuration()
+        for (key, value) in [("data.source", "mqtt"), ("data.mqtt-url", "mqtt://127.0.0.1:\(broker.port)"), ("data.mqtt-topic", "board/list")] + settings {
+            try c.set(key, value)
+        }
+        c.stateDirectory = try scratchDirectory("mqtt-" + name)
+        let link = FleetLink(try #require(try FleetLink.settings(for: c, machineID: name)), seed: name, now: 0)
+        let host = try KioskHost.virtual(configuration: c, display: HeadlessDisplay(width: width, height: height), fonts: FontLibrary()) { c, animator in
+            RunCommand.source(for: c, animator: animator, inline: true, mqtt: link.list)
+        }
+        host.fleet = link
+        host.start(at: 0)
+        return host
+    }
+
     @Test("scrolled to row 40, a message that adds 3 items on top keeps row 40's item where it was on the glass")
     func keptPlace() throws {
         let broker = try TestBroker()
         func list(_ ids: [Int]) -> String { "[" + ids.map { #"{"id":"id-\#($0)","title":"Item \#($0)","subtitle":"Subtitle \#($0)"}"# }.joined(separator: ",") + "]" }
         try broker.publish("board/list", list(Array(1...100)), retain: true)
-        var c = Configuration()
-        for (key, value) in [("data.source", "mqtt"), ("data.mqtt-url", "mqtt://127.0.0.1:\(broker.port)"), ("data.mqtt-topic", "board/list"),
-                             ("data.page-size", "200"), ("refresh.quiet-after-touch", "0")] { try c.set(key, value) }
-        c.stateDirectory = try scratchDirectory("mqtt-place")
-        let link = FleetLink(try #require(try FleetLink.settings(for: c, machineID: "place-test")), seed: "place-test", now: 0)
-        let host = try KioskHost.virtual(configuration: c, display: HeadlessDisplay(width: 480, height: 800), fonts: FontLibrary()) { c, animator in
-            RunCommand.source(for: c, animator: animator, inline: true, mqtt: link.list)
-        }
-        host.fleet = link
-        host.start(at: 0)
+        let host = try Self.kiosk(broker, [("data.page-size", "200"), ("refresh.quiet-after-touch", "0")], width: 480, height: 800, name: "place")
         Self.run(host, seconds: 2)
         let session = try #require(host.runtime.session)
         #expect(session.items.count == 100)
@@ -290,19 +298,8 @@ struct MQTTBannerTests {
     func offlineBanner() throws {
         let broker = try TestBroker()
         try broker.publish("board/list", MQTTProgramTests.items(3, "kept"), retain: true)
-        var c = Configuration()
-        try c.set("data.source", "mqtt")
-        try c.set("data.mqtt-url", "mqtt://127.0.0.1:\(broker.port)")
-        try c.set("data.mqtt-topic", "board/list")
-        try c.set("mqtt.stale-after", "5")
-        c.stateDirectory = try scratchDirectory("mqtt-banner")
-        let settings = try #require(try FleetLink.settings(for: c, machineID: "banner-test"))
-        let link = FleetLink(settings, seed: "banner-test", now: 0)
-        let host = try KioskHost.virtual(configuration: c, display: HeadlessDisplay(width: 320, height: 240), fonts: FontLibrary()) { c, animator in
-            RunCommand.source(for: c, animator: animator, inline: true, mqtt: link.list)
-        }
-        host.fleet = link
-        host.start(at: 0)
+        let host = try Self.kiosk(broker, [("mqtt.stale-after", "5")], width: 320, height: 240, name: "banner")
+        let link = try #require(host.fleet)
         Self.run(host, seconds: 3)
         let session = try #require(host.runtime.session)
         #expect(session.items.count == 3)
