@@ -274,6 +274,34 @@ struct MQTTBannerTests {
         return host
     }
 
+    @Test("a refused password: each try waits longer, d/2 to d with d = 1, 2, 4, 8 s")
+    func backoffGrows() throws {
+        let broker = try TestBroker(users: [("panel", "right")])
+        var connection = MQTTConnection.Settings(host: "127.0.0.1", port: Int(broker.port), clientID: "refused")
+        connection.credentials = ("panel", "wrong")
+        let link = FleetLink(FleetLink.Settings(connection: connection, listTopic: nil, statusTopic: "s", staleAfter: 120), seed: "backoff", now: 0)
+        var now = 0.0, waits: [Int: Double] = [:]
+        while now < 40 && waits.count < 4 {
+            link.tick(at: now)
+            if let fd = link.descriptor {
+                var entry = pollfd(fd: fd, events: Int16(POLLIN) | (link.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
+                _ = poll(&entry, 1, 10)
+                if entry.revents & Int16(POLLOUT) != 0 { link.writable(at: now) }
+                if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { link.readable(at: now) }
+            }
+            if case .waiting(let retry, let failures, let reason) = link.state, failures > 0, waits[failures] == nil {
+                #expect(reason.contains("Not authorized"), "\(reason)")
+                waits[failures] = retry - now
+            }
+            now += 0.05
+        }
+        for n in 1...4 {
+            let ceiling = Double(1 << (n - 1))
+            let wait = try #require(waits[n], "failure \(n) came: \(waits)")
+            #expect(wait >= ceiling / 2 - 0.05 && wait <= ceiling, "failure \(n): \(wait) s")
+        }
+    }
+
     @Test("scrolled to row 40, a message that adds 3 items on top keeps row 40's item where it was on the glass")
     func keptPlace() throws {
         let broker = try TestBroker()

@@ -42,8 +42,9 @@ public final class FleetLink {
 
     /// Where the link stands.
     public enum State: Sendable, Equatable {
-        /// Connecting since this time (a TCP connection, TLS, CONNECT).
-        case connecting(since: Double)
+        /// Connecting since this time (a TCP connection, TLS, CONNECT), after `failures`
+        /// failures in a row (a refusal or a loss of this try counts on from them).
+        case connecting(since: Double, failures: Int)
         /// Connected since this time.
         case connected(since: Double)
         /// Waiting to try again at `retry`, after `failures` failures in a row; `reason`: the last.
@@ -227,7 +228,7 @@ public final class FleetLink {
                 connection = made
                 try made.connect()
             }
-            state = .connecting(since: now)
+            state = .connecting(since: now, failures: failures)
             socketGeneration += 1
             nextMaintain = now + 1
         } catch {
@@ -305,8 +306,10 @@ public final class FleetLink {
 
     /// Failures in a row so far (0 while connected).
     private var failures: Int {
-        if case .waiting(_, let failures, _) = state { return failures }
-        return 0
+        switch state {
+        case .waiting(_, let failures, _), .connecting(_, let failures): return failures
+        case .connected: return 0
+        }
     }
 
     /// Publishes the status, retained, when connected and it differs from what went last.

@@ -241,11 +241,11 @@ public final class KioskHost: TimeStepped {
     // MARK: The control socket and the metrics
 
     /// What the kiosk tells the outside now: the runtime's part, the touchscreens, the uptime
-    /// and the process's memory.
-    public func status() -> KioskStatus {
+    /// and (unless `memory` is false) the process's memory.
+    public func status(memory: Bool = true) -> KioskStatus {
         var status = runtime.status(display: display.summary, touchscreens: touchscreens?.nodes ?? [], started: startDate,
                                     uptime: clock.now - startTime)
-        status.residentBytes = ProcessMemory.residentBytes()
+        if memory { status.residentBytes = ProcessMemory.residentBytes() }
         status.brokerState = fleet?.stateName
         return status
     }
@@ -260,8 +260,8 @@ public final class KioskHost: TimeStepped {
     /// changes every second (the uptime, the data's age, the memory, the frame counts), so it is published when
     /// the panel's state changes, not on every round.
     private func fleetStatus() -> String {
-        var s = status()
-        (s.uptime, s.dataAge, s.residentBytes, s.frames, s.droppedFrames) = (0, nil, nil, 0, 0)
+        var s = status(memory: false)
+        (s.uptime, s.dataAge, s.frames, s.droppedFrames) = (0, nil, 0, 0)
         return s.json
     }
 
