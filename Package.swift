@@ -33,7 +33,7 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Pixels: the UI's view tree drawn with pixman, FreeType + fontconfig, libpng; image files
         // are read through PanelInput's BoundedFile (regular files only, size-bounded).
-        .target(name: "PanelRender", dependencies: ["PanelUI", "PanelInput", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CFriBidi", "CUnibreak", "CPNG", "CTurboJPEG", "CWebP", "CStream"]),
+        .target(name: "PanelRender", dependencies: ["PanelUI", "PanelInput", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CFriBidi", "CLineBreak", "CPNG", "CTurboJPEG", "CWebP", "CStream"]),
         // Cache-bypassing stores for the copy into scanout memory (a header, no library).
         .systemLibrary(name: "CStream"),
         .target(name: "PanelDisplay", dependencies: ["PanelRender", "PanelInput", "CDRM", "CLinuxFB", "CConsole", "CUdev", "CWindow"]),
@@ -49,11 +49,12 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         // Text in every script: HarfBuzz shapes on the FreeType faces, FriBidi orders
-        // right-to-left runs, libunibreak finds where lines may break (UAX #14; opened at the
-        // first layout under the soname the system has, Sources/CUnibreak/shim.h).
+        // right-to-left runs, libunibreak finds where lines may break (UAX #14) and libthai
+        // where Thai words end; both opened at the first layout (Sources/CLineBreak), a C
+        // target so that what dlopen found has one copy in the program.
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
-        .systemLibrary(name: "CUnibreak"),
+        .target(name: "CLineBreak"),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Row pictures: JPEG through libjpeg-turbo's TurboJPEG (scaled decode), WebP through libwebp.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),

@@ -29,11 +29,21 @@ static inline int panel_fc_index(FcPattern *pattern) {
 
 // The pattern of `family` at `weight` that must also cover `scalar`: fontconfig's match for it
 // is the best installed face that draws the character (the fallback for a run of text).
-// With `color`, a colour face (emoji) is asked for.
-static inline FcPattern *panel_fc_pattern_covering(const char *family, int weight, FcChar32 scalar, int color) {
+// With `color`, a colour face (emoji) is asked for; with `language` (BCP 47 or fontconfig's
+// "zh-tw" form, or NULL), a face made for that language is preferred (a Japanese face for kanji
+// in Japanese text where one is installed).
+static inline FcPattern *panel_fc_pattern_covering(const char *family, int weight, FcChar32 scalar, int color,
+                                                   const char *language) {
     FcPattern *pattern = panel_fc_pattern(family, weight);
     if (!pattern) return NULL;
     if (color) FcPatternAddBool(pattern, FC_COLOR, FcTrue);
+    if (language && *language) {
+        FcChar8 *normal = FcLangNormalize((const FcChar8 *)language);
+        if (normal) {
+            FcPatternAddString(pattern, FC_LANG, normal);
+            FcStrFree(normal);
+        }
+    }
     FcCharSet *set = FcCharSetCreate();
     if (!set) { FcPatternDestroy(pattern); return NULL; }
     FcCharSetAddChar(set, scalar);

@@ -1,7 +1,8 @@
-/// A trailer with a vertical state label, one character per line (MJRefreshStateTrailer).
+/// A trailer with a vertical state label, one character per line and a gap between words
+/// (MJRefreshStateTrailer).
 @MainActor
 open class StateTrailer: Trailer, StateTitled {
-    /// The state's text, one character per line.
+    /// The state's text, one character per line (`Label.stacksCharacters`).
     public let stateLabel = Label()
 
     /// Adds the state label, one character per line.
@@ -12,6 +13,7 @@ open class StateTrailer: Trailer, StateTitled {
                                     failure: .footerFailed))
         // A column as tall as the list: as many lines as the text needs, at its full size.
         stateLabel.numberOfLines = 0
+        stateLabel.stacksCharacters = true
         stateLabel.minimumScaleFactor = 1
     }
 
@@ -40,7 +42,7 @@ open class StateTrailer: Trailer, StateTitled {
         let smallest = base.size * RefreshStyle.minimumTextScale
         while font.size > smallest {
             let column = font.size.rounded(.up)
-            if measurer.size(of: stateLabel.text, font: font, width: column, maxLines: 0).height <= frame.height { return font }
+            if measurer.size(of: stateLabel.laidOutText, font: font, width: column, maxLines: 0).height <= frame.height { return font }
             font.size = max(smallest, font.size - 0.5)
         }
         return font

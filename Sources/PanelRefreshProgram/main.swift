@@ -104,6 +104,9 @@ func main() async -> Int32 {
             try RunCommand.apply(options, to: &configuration)
             try run(configuration, path: path, tracePath: options.value("--trace"), playPath: options.value("--play"))
         case "check":
+            if let items = options.value("--items") {
+                return try checkItems(items, config: options.value("--config"))
+            }
             let path = options.value("--config") ?? Configuration.defaultPath
             let errors = Configuration.check(path: path)
             for error in errors { Log.error("\(error)") }
@@ -218,6 +221,28 @@ func main() async -> Int32 {
     } catch {
         fail("\(command): \(error)", code: 1)
     }
+}
+
+/// `check --items FILE`: the items whose texts no installed face draws whole (and the
+/// configuration too, when one is named: its [rows] fields read the items).
+@MainActor
+func checkItems(_ path: String, config: String?) throws -> Int32 {
+    var fields = ItemParser.Fields()
+    var failed = false
+    if let config {
+        let errors = Configuration.check(path: config)
+        for error in errors { Log.error("\(error)") }
+        failed = !errors.isEmpty
+        if let configuration = try? Configuration.load(path: config) { fields = RunCommand.fields(for: configuration) }
+    }
+    let findings = try ItemCoverage.check(path: path, fields: fields, fonts: try FontLibrary())
+    for finding in findings { print("check: \(path): \(finding)") }
+    guard findings.isEmpty else {
+        print("check: \(path): \(findings.count) text\(findings.count == 1 ? "" : "s") with characters no installed face draws")
+        return 1
+    }
+    print("check: \(path): every item's text can be drawn")
+    return failed ? 1 : 0
 }
 
 /// `ctl COMMAND [FILE]`: one request to a running kiosk; its answer printed (or, for a

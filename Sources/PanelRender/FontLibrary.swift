@@ -45,16 +45,24 @@ public final class FontLibrary: TextMeasurer {
 
     struct FontFile: Hashable { var path: String; var index: Int }
     private struct InstanceKey: Hashable { var font: Font; var pixels: Int }
-    private struct FallbackKey: Hashable { var family: String; var weight: Font.Weight; var scalar: UInt32; var color: Bool }
+    private struct FallbackKey: Hashable {
+        var family: String; var weight: Font.Weight; var scalar: UInt32; var color: Bool; var language: String?
+    }
     private struct GlyphKey: Hashable { var face: Int; var index: UInt32 }
 
-    /// Opens FreeType and fontconfig.
-    public init() throws {
+    /// Opens FreeType and fontconfig; the faces in `fontDirectories` join the system's as the
+    /// application's own (`FcConfigAppFontAddDir`): an app that ships a face for its texts.
+    public init(fontDirectories: [String] = []) throws {
         var lib: OpaquePointer?
         guard FT_Init_FreeType(&lib) == 0, let lib else { throw RenderError.fonts("FT_Init_FreeType failed") }
         guard let config = FcInitLoadConfigAndFonts() else {
             FT_Done_FreeType(lib)
             throw RenderError.fonts("FcInitLoadConfigAndFonts failed")
+        }
+        for directory in fontDirectories where FcConfigAppFontAddDir(config, directory) == 0 {
+            FcConfigDestroy(config)
+            FT_Done_FreeType(lib)
+            throw RenderError.fonts("fontconfig cannot read the fonts in \(directory)")
         }
         library = lib
         self.config = config
@@ -70,6 +78,28 @@ public final class FontLibrary: TextMeasurer {
         if let library { FT_Done_FreeType(library) }
         FcConfigDestroy(config)
     }
+
+    /// The language of text whose font names none (`Font.language`), a BCP 47 tag ("ja",
+    /// "zh-TW", "sr"); nil: HarfBuzz's default, the process's C locale. The program sets the
+    /// panel's locale here (`appearance.locale`, else `LANG`): without it every run was shaped
+    /// as the process's language, and Han, Cyrillic and others took their default forms where
+    /// the panel's language has local ones (`locl`).
+    public var language: String? {
+        didSet { if language != oldValue { layouts.removeAll() } }
+    }
+
+    /// The BCP 47 tag of a POSIX locale name: "ja_JP.UTF-8" is "ja-JP", "sr_RS@latin"
+    /// "sr-RS"; "C", "POSIX" and an empty name are none.
+    public static func languageTag(locale: String) -> String? {
+        var name = Substring(locale)
+        if let cut = name.firstIndex(where: { $0 == "." || $0 == "@" }) { name = name[..<cut] }
+        guard !name.isEmpty, name != "C", name != "POSIX",
+              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else { return nil }
+        return String(name.map { $0 == "_" ? "-" : $0 })
+    }
+
+    /// The language `font`'s text is shaped as: its own, else the library's.
+    func language(of font: Font) -> String? { font.language ?? language }
 
     /// Pixel size of a font: points × scale.
     static func pixels(_ font: Font, scale: Double) -> Int { max(1, Int((font.size * scale).rounded())) }
@@ -157,13 +187,14 @@ public final class FontLibrary: TextMeasurer {
 
     /// fontconfig's face for `scalar` (a colour one when asked), if one covers it; cached.
     private func fallbackFace(_ scalar: UInt32, _ font: Font, pixels: Int, color: Bool) -> Int? {
-        let key = FallbackKey(family: font.family, weight: font.weight, scalar: scalar, color: color)
+        let language = language(of: font)
+        let key = FallbackKey(family: font.family, weight: font.weight, scalar: scalar, color: color, language: language)
         let file: FontFile?
         if let known = fallbacks[key] {
             file = known
         } else {
             var found: FontFile?
-            if let pattern = panel_fc_pattern_covering(font.family, Self.weight(font), scalar, color ? 1 : 0) {
+            if let pattern = panel_fc_pattern_covering(font.family, Self.weight(font), scalar, color ? 1 : 0, language) {
                 found = match(pattern)
                 FcPatternDestroy(pattern)
             }
@@ -179,6 +210,48 @@ public final class FontLibrary: TextMeasurer {
     public func canDraw(_ scalar: Unicode.Scalar, in font: Font) -> Bool {
         guard let number = faceFor(scalar.value, font, pixels: Self.pixels(font, scale: 1)) else { return false }
         return covers(number, scalar.value)
+    }
+
+    /// Whether `scalar` is drawn at all: white space, controls and default-ignorable characters
+    /// (joiners, variation selectors) show no glyph of their own, so no face need cover them.
+    static func isDrawn(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator, .surrogate, .unassigned, .privateUse:
+            return false
+        default:
+            return !properties.isDefaultIgnorableCodePoint && !properties.isWhitespace
+        }
+    }
+
+    /// The characters of `text` that no installed face draws (each once, in order): what would
+    /// show as the missing-glyph box. White space, controls and joiners need no face.
+    public func uncovered(in text: String, font: Font = .system(17)) -> [Unicode.Scalar] {
+        var seen = Set<UInt32>()
+        var found: [Unicode.Scalar] = []
+        for scalar in text.unicodeScalars where Self.isDrawn(scalar) && !seen.contains(scalar.value) {
+            seen.insert(scalar.value)
+            if !canDraw(scalar, in: font) { found.append(scalar) }
+        }
+        return found
+    }
+
+    /// Told once per script the first time a laid-out text has a character of it that no
+    /// installed face draws (it shows as the missing-glyph box): the script's name, the
+    /// character, the package that would draw it (`WritingSystem.advice`) and the text's start.
+    /// The program logs it, once per script rather than once per text or frame.
+    public var onUncovered: ((_ script: String, _ scalar: UInt32, _ advice: String, _ text: String) -> Void)?
+    /// The scripts already told of.
+    private var reportedScripts: Set<String> = []
+
+    /// Tells `onUncovered` of `scalar` unless its script was told of already.
+    func reportUncovered(_ scalar: UInt32, in scalars: [Unicode.Scalar]) {
+        guard let onUncovered, let value = Unicode.Scalar(scalar), Self.isDrawn(value) else { return }
+        let script = WritingSystem.name(of: scalar)
+        guard reportedScripts.insert(script).inserted else { return }
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars.prefix(40))
+        onUncovered(script, scalar, WritingSystem.advice(for: scalar), String(text))
     }
 
     /// The file of face `number` and its index in it (what `hb-shape` is given in the tests).

@@ -210,7 +210,7 @@ public final class Renderer {
         let asked = fittedLines > 0 ? fittedLines : Self.maxUnlimitedLines
         let fitting = rect.height.isFinite ? max(1, Int((rect.height + 0.5) / max(lineHeight, 1))) : asked
         let rightToLeftUI = label.screen?.layoutDirection == .rightToLeft
-        let laid = fonts.layout(label.text, font: font, pixels: pixels, width: rect.width,
+        let laid = fonts.layout(label.laidOutText, font: font, pixels: pixels, width: rect.width,
                                 maxLines: min(asked, fitting), rightToLeftWhenNeutral: rightToLeftUI)
         // Centred vertically, as UILabel does.
         let top = rect.midY - lineHeight * Double(laid.lines.count) / 2

@@ -84,7 +84,8 @@ extension FontLibrary {
     /// `scalars` split into runs and each run shaped.
     private func shapedRuns(_ scalars: [Unicode.Scalar], _ values: [UInt32], bidi: Bidi, font: Font, pixels: Int) -> [Run] {
         var runs = itemize(scalars, bidi: bidi, font: font, pixels: pixels)
-        for i in runs.indices { shape(&runs[i], values) }
+        let language = language(of: font).flatMap { hb_language_from_string($0, -1) }
+        for i in runs.indices { shape(&runs[i], values, language: language) }
         return runs
     }
 
@@ -103,7 +104,7 @@ extension FontLibrary {
                 clusterStart[g.cluster] = true
             }
         }
-        let breaks = LineBreaks.opportunities(values)
+        let breaks = LineBreaks.opportunities(values, language: language(of: font))
         let ellipsis = ellipsisGlyph(font, pixels: pixels)
         let ranges = breakLines(scalars, advance: advance, clusterStart: clusterStart, breaks: breaks,
                                 width: width, maxLines: maxLines, ellipsisWidth: ellipsis?.advance ?? 0)
@@ -145,11 +146,18 @@ extension FontLibrary {
             // An emoji is common to all scripts but goes to a colour face of its own.
             let clings = (!ownScript || properties.isDefaultIgnorableCodePoint || properties.isWhitespace)
                 && !Self.prefersColor(s.value)
+            // A space or punctuation after an emoji is the text's, as browsers draw it: a colour
+            // face covers the space too (Noto Color Emoji's is 1.25 em wide). What belongs to
+            // the emoji stays with it: joiners, variation selectors, tags, the keycap.
+            let staysWithEmoji = properties.isDefaultIgnorableCodePoint || properties.isEmojiModifier
+                || s.value == 0x20E3
             let face: Int
-            if let last = runs.last, clings, last.level == level, properties.isDefaultIgnorableCodePoint || covers(last.face, s.value) {
+            if let last = runs.last, clings, last.level == level, !loaded[last.face].isColor || staysWithEmoji,
+               properties.isDefaultIgnorableCodePoint || covers(last.face, s.value) {
                 face = last.face
             } else {
                 face = faceFor(s.value, font, pixels: pixels) ?? own
+                if face == own, onUncovered != nil, !covers(own, s.value) { reportUncovered(s.value, in: scalars) }
             }
             if let last = runs.last, last.level == level, last.face == face, last.script == script || !ownScript {
                 runs[runs.count - 1].range = last.range.lowerBound..<(i + 1)
@@ -162,7 +170,9 @@ extension FontLibrary {
 
     /// Shapes `run` with HarfBuzz, the whole paragraph given as context (Arabic joins across a
     /// run's edge as it would in one piece of text).
-    private func shape(_ run: inout Run, _ values: [UInt32]) {
+    /// `language` (HarfBuzz's, from the font's or the library's tag) picks the script's local
+    /// forms; nil leaves HarfBuzz's default.
+    private func shape(_ run: inout Run, _ values: [UInt32], language: hb_language_t? = nil) {
         guard let buffer = hb_buffer_create() else { return }
         defer { hb_buffer_destroy(buffer) }
         values.withUnsafeBufferPointer { text in
@@ -170,6 +180,7 @@ extension FontLibrary {
         }
         hb_buffer_set_direction(buffer, run.level % 2 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_script(buffer, run.script)
+        if let language { hb_buffer_set_language(buffer, language) }
         hb_buffer_guess_segment_properties(buffer)
         let face = loaded[run.face]
         hb_shape(face.font, buffer, nil, 0)

@@ -13,10 +13,16 @@ public struct Font: Hashable, Sendable {
     public var size: Double
     /// Regular or bold.
     public var weight: Weight
+    /// The language of the text drawn in it, a BCP 47 tag ("ja", "zh-Hant", "sr"): it picks
+    /// the local forms a script has in that language (OpenType `locl`: Japanese and Chinese Han,
+    /// Serbian Cyrillic) and the face fontconfig prefers for it; nil: the renderer's language
+    /// (the panel's locale).
+    public var language: String?
 
-    /// A font of `family` (fontconfig's name), `size` points, `weight`.
-    public init(family: String = "sans-serif", size: Double, weight: Weight = .regular) {
-        (self.family, self.size, self.weight) = (family, size, weight)
+    /// A font of `family` (fontconfig's name), `size` points, `weight`, for text in `language`
+    /// (nil: the panel's).
+    public init(family: String = "sans-serif", size: Double, weight: Weight = .regular, language: String? = nil) {
+        (self.family, self.size, self.weight, self.language) = (family, size, weight, language)
     }
 
     /// The sans-serif font at `size` points.

@@ -44,6 +44,33 @@ open class Label: View {
     /// vertical trailer label).
     public var numberOfLines = 1 { didSet { if numberOfLines != oldValue { setNeedsDisplay() } } }
 
+    /// Vertical text: one character (an extended grapheme cluster: a letter with its marks, an
+    /// emoji with its modifiers) a line, top to bottom, and an empty line where words meet
+    /// (MJRefresh's vertical trailer label). Without it a column one em wide stacked narrow
+    /// letters two to a line ("il") and dropped the spaces at line ends ("Couldnotloadmore").
+    public var stacksCharacters = false { didSet { if stacksCharacters != oldValue { setNeedsDisplay() } } }
+
+    /// The text as it is laid out: `text`, or for a stacked label its characters one a line,
+    /// each run of white space one empty line.
+    public var laidOutText: String { stacksCharacters ? Self.stacked(text) : text }
+
+    /// `text`'s characters one a line, a run of white space between them one empty line,
+    /// white space at either end dropped.
+    public static func stacked(_ text: String) -> String {
+        var lines: [String] = []
+        var gap = false
+        for character in text {
+            if character.isWhitespace {
+                gap = !lines.isEmpty
+                continue
+            }
+            if gap { lines.append("") }
+            gap = false
+            lines.append(String(character))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The smallest fraction of `font`'s size the text shrinks to when it does not fit one line
     /// (UILabel's `minimumScaleFactor`); 1: it never shrinks. A text that does not fit even
     /// then wraps, when `numberOfLines` allows more than one.

@@ -21,9 +21,12 @@ func startControlledKiosk(_ extra: String = "", environment: [String: String] = 
 
 /// The program run with both its outputs read whole: its exit code, stdout and stderr.
 /// `prefix`: a command it runs under (setpriv); `executable`: another program instead (a
-/// checker, a compressor); `input`: its standard input, else none.
-func runProgram(_ arguments: [String], prefix: [String] = [], executable: String? = nil, input: [UInt8]? = nil) throws -> (Int32, [UInt8], String) {
+/// checker, a compressor); `input`: its standard input, else none; `environment`: variables
+/// added to the test's own.
+func runProgram(_ arguments: [String], prefix: [String] = [], executable: String? = nil, input: [UInt8]? = nil,
+                environment: [String: String] = [:]) throws -> (Int32, [UInt8], String) {
     let process = Process()
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let command = prefix + [executable ?? programPath ?? "/nonexistent"] + arguments
     process.executableURL = URL(fileURLWithPath: command[0])
     process.arguments = Array(command.dropFirst())

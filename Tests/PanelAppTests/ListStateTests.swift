@@ -8,6 +8,19 @@ import PanelRefresh
 struct ListStateTests {
     static let failure = DataSourceError.timeout(source: "/usr/bin/items", seconds: 10)
 
+    @Test("the person at the panel reads a command's or a file's name; the journal its path; a URL stays whole")
+    func panelText() {
+        #expect(DataSourceError.exitStatus(command: "/usr/local/lib/board/fetch", status: 1, stderr: "no route").panelText
+                == "fetch exited with status 1: no route")
+        #expect(DataSourceError.exitStatus(command: "/usr/local/lib/board/fetch", status: 1, stderr: "").description
+                == "/usr/local/lib/board/fetch exited with status 1")
+        #expect(DataSourceError.unreachable(source: "/var/lib/board.json", reason: "cannot read the file: it is a directory, not a regular file").panelText
+                == "board.json is unreachable: cannot read the file: it is a directory, not a regular file")
+        #expect(DataSourceError.unreachable(source: "https://user:secret@example.org/board", reason: "HTTP status 404").panelText
+                == DataSourceError.unreachable(source: "https://user:secret@example.org/board", reason: "HTTP status 404").description)
+        #expect(!DataSourceError.unreachable(source: "https://user:secret@example.org/board", reason: "x").panelText.contains("secret"))
+    }
+
     @Test("vertical: loading while the first page is on its way; failed with the reason; the retry button loads it; the list shows")
     func vertical() throws {
         let kiosk = try TapKiosk(answers: [.failure(Self.failure), .success(ScriptedSource.items(20))], holding: true)
@@ -15,7 +28,9 @@ struct ListStateTests {
         #expect(session.status == .loading && session.statusView.spinner.isAnimating)
         kiosk.source.release()
         kiosk.run(for: 3)
-        #expect(session.status == .failed(reason: Self.failure.description))
+        // The glass names the command by its name; the trace keeps its path.
+        #expect(session.status == .failed(reason: "items gave no answer within 10.0 s"))
+        #expect(kiosk.trace.contains { $0.json.contains("/usr/bin/items gave no answer") })
         #expect(session.statusView.hintLabel.text == "Pull down to retry")
         // The button takes the tap (the list's pull would too).
         kiosk.source.holding = false
@@ -46,7 +61,7 @@ struct ListStateTests {
         kiosk.run(for: 4)
         #expect(session.items.count == 20 && session.status == nil)
         #expect(!session.banner.isHidden)
-        #expect(session.banner.label.text.contains(Self.failure.description))
+        #expect(session.banner.label.text.contains(Self.failure.panelText) && !session.banner.label.text.contains("/usr/bin"))
         #expect(session.list.contentInset.bottom == RefreshBanner.height, "the last rows scroll up from under it")
         session.reload()
         kiosk.run(for: 4)
@@ -62,7 +77,7 @@ struct ListStateTests {
         #expect(session.status == .loading)
         kiosk.source.release()
         kiosk.run(for: 1)
-        #expect(session.status == .failed(reason: Self.failure.description))
+        #expect(session.status == .failed(reason: Self.failure.panelText))
         #expect(session.header.state == .idle, "the unattached header saw nothing")
         #expect(!session.statusView.retryButton.isHidden && session.statusView.hintLabel.text.isEmpty)
         kiosk.source.holding = false

@@ -11,6 +11,7 @@ struct ShimUseTests {
     /// Each shim's function prefix and the one file that may call it.
     static let owners = [("panel_curl_", "Sources/PanelApp/DataSources/HTTPFetch.swift"),
                          ("panel_linebreaks_", "Sources/PanelRender/LineBreaks.swift"),
+                         ("panel_thai_", "Sources/PanelRender/LineBreaks.swift"),
                          ("panel_window_", "Sources/PanelDisplay/WindowDisplay.swift")]
 
     @Test("no Swift file but the owner calls panel_curl_, panel_linebreaks_ or panel_window_")

@@ -65,10 +65,14 @@ public struct CommandHelp: Sendable {
             nothing: every error at once, each with its file and line, including the files the keys name \
             (the item file, the command, the password file, the second floor's image and the gif frames, \
             whose headers are read against the image limits). Exit 0 when it is valid, 1 when not. The \
-            service may run it as ExecStartPre=.
+            service may run it as ExecStartPre=. With --items it reads a list of items as the file source \
+            does and names every item whose text has characters no installed face draws (they would show \
+            as boxes), with their script and the Debian package that draws them; exit 1 when there is one.
             """,
-            options: [.config("check FILE instead of /etc/panel-refresh/config")],
-            examples: [("panel-refresh check --config /etc/panel-refresh/config", "before a reload (systemctl reload panel-refresh)")]),
+            options: [.config("check FILE instead of /etc/panel-refresh/config (with --items: its [rows] fields, and it is checked too)"),
+                      .value("--items", "FILE", "a list of items (a JSON array or JSON lines) whose texts must all be drawable")],
+            examples: [("panel-refresh check --config /etc/panel-refresh/config", "before a reload (systemctl reload panel-refresh)"),
+                       ("panel-refresh check --items board.json", "which items would show boxes, and which fonts draw them")]),
         CommandHelp(
             name: "demo",
             summary: """

@@ -162,6 +162,9 @@ public struct Configuration: Sendable {
     /// `rows.id`: the item field holding its stable id (else its title is its id), by which a
     /// refresh keeps the reader's place.
     public var idField = "id"
+    /// `rows.lang`: the item field holding the language of its texts (a BCP 47 tag: "ja",
+    /// "sr"), which they are shaped in instead of the panel's.
+    public var languageField = "lang"
     /// What a tap on a row does (`rows.tap`).
     public enum TapAction: String, Sendable, CaseIterable {
         /// Nothing (a trace line).
@@ -683,6 +686,7 @@ public struct Configuration: Sendable {
             Key(section: "rows", name: "detail", doc: "the item field shown at the row's trailing edge on one line (a time, a price, a status; a number is shown as it is)") { $0.detailField = $1 },
             Key(section: "rows", name: "badge", doc: "the item field shown in a small red badge after the detail (a count, \"new\")") { $0.badgeField = $1 },
             Key(section: "rows", name: "body", doc: "the item field the detail page shows under the title, wrapped and scrollable (rows.tap = detail)") { $0.bodyField = $1 },
+            Key(section: "rows", name: "lang", doc: "the item field holding the language of its texts, a BCP 47 tag (ja, zh-Hant, sr): its rows and detail page are shaped in that language's forms (Han as in Japanese, Serbian Cyrillic) and drawn with a face made for it where one is installed; without it, the panel's language") { $0.languageField = $1 },
             Key(section: "rows", name: "id", doc: "the item field holding its stable id, a string or a number (an item without one is known by its title). After a refresh the row at the top of the screen stays where it was when its id is still in the list; else the offset stays") { $0.idField = $1 },
             Key(section: "rows", name: "tap", doc: "what a tap on a row does: none, detail (a page with the item's picture, title and body, closed by its back control or a swipe from the leading edge) or command (rows.tap-command runs with the item) or publish (the item's JSON, as a tap command's stdin, published to mqtt.tap-topic on data.mqtt-url's broker)") {
                 $0.tapAction = try choice($1, TapAction.self)

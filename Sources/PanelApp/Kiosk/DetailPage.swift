@@ -47,12 +47,13 @@ public final class DetailPage: View {
     public func show(_ item: Item, row: Int, picture: RowPicture?) {
         self.row = row
         titleLabel.text = item.title
+        titleLabel.font.language = item.fontLanguage
         for label in paragraphs { label.removeFromSuperview() }
         let body = item.body.isEmpty ? item.subtitle : item.body
         paragraphs = body.split(separator: "\n", omittingEmptySubsequences: true).map { text in
             let label = Label()
             label.text = String(text)
-            label.font = .system(17)
+            label.font = Font(size: 17, language: item.fontLanguage)
             label.numberOfLines = Self.maxParagraphLines
             label.alignment = .natural
             label.textColor = Color(red: 60, green: 60, blue: 67)

@@ -110,6 +110,13 @@ public final class PanelRuntime {
         statisticsSince = clock.now
         scene = Scene(size: Size(width: Double(display.width), height: Double(display.height)), clock: clock)
         scene.screen.textMeasurer = fonts
+        // Text is shaped in the panel's language (its local forms of Han, Cyrillic and others);
+        // an item's own `lang` overrides it per row.
+        fonts.language = FontLibrary.languageTag(locale: configuration.locale ?? host.language)
+        // Boxes on the glass are said in the journal, once per script, with what draws them.
+        fonts.onUncovered = { script, scalar, advice, text in
+            Log.warning("text: no installed face draws \(script) (U+\(String(scalar, radix: 16, uppercase: true)) in \"\(text)\"): it shows as boxes; install \(advice)")
+        }
         lastUpdatedStore = FileLastUpdatedStore(path: configuration.stateDirectory + "/last-updated.json")
         switch content {
         case .list(let source):

@@ -393,9 +393,11 @@ public final class PanelSession: ListDataSource {
             }
             // The list on screen stays; the header shows the failure, then the list says it:
             // in its place when it has no rows, in the banner over the rows it has.
-            let reason = String(describing: error)
-            record(.error(t: now, message: reason))
+            // The journal and the trace say the whole of it; the glass names a command or a
+            // file by its name, not its path.
+            record(.error(t: now, message: String(describing: error)))
             onError?(error)
+            let reason = DataSourceError.panelText(error)
             if items.isEmpty { statusView.status = .failed(reason: reason) } else { showBanner(reason) }
             if header.isRefreshing {
                 header.finishedDisplayDuration = failureDisplayDuration
@@ -425,7 +427,7 @@ public final class PanelSession: ListDataSource {
         let asked = generation
         if let held = heldBack {
             loader.finishedDisplayDuration = failureDisplayDuration
-            loader.endRefreshing(result: .failure(String(describing: held)))
+            loader.endRefreshing(result: .failure(held.panelText))
             return
         }
         source.load(page: loadedPages, pageSize: pageSize) { [weak self] result in
@@ -453,7 +455,7 @@ public final class PanelSession: ListDataSource {
                 self.record(.error(t: self.now, message: String(describing: error)))
                 self.onError?(error)
                 loader.finishedDisplayDuration = self.failureDisplayDuration
-                loader.endRefreshing(result: .failure(String(describing: error)))
+                loader.endRefreshing(result: .failure(DataSourceError.panelText(error)))
             }
         }
     }
@@ -474,6 +476,7 @@ public final class PanelSession: ListDataSource {
         cell.subtitleLabel.text = item.subtitle
         cell.detailLabel.text = item.detail
         cell.badgeLabel.text = item.badge
+        for label in [cell.titleLabel, cell.subtitleLabel, cell.detailLabel] { label.font.language = item.fontLanguage }
         cell.imageSize = showsPictures && pictures != nil ? imageSize : 0
         let previous = cellPictures[ObjectIdentifier(cell)]
         if let pictures, showsPictures, !item.image.isEmpty {

@@ -18,6 +18,8 @@ public struct Item: Sendable, Hashable {
     public var badge = ""
     /// The detail page's text under the title; empty: the subtitle.
     public var body = ""
+    /// The language of the item's texts, a BCP 47 tag ("ja", "sr-Cyrl"); empty: the panel's.
+    public var language = ""
     /// The item's object as the source sent it (nil for items made here).
     var object: JSONValue?
 
@@ -26,7 +28,7 @@ public struct Item: Sendable, Hashable {
     public var json: [UInt8] {
         if let object { return object.encoded }
         var fields: [String: JSONValue] = ["id": .string(id), "title": .string(title), "subtitle": .string(subtitle)]
-        for (key, value) in [("image", image), ("detail", detail), ("badge", badge), ("body", body)] where !value.isEmpty {
+        for (key, value) in [("image", image), ("detail", detail), ("badge", badge), ("body", body), ("lang", language)] where !value.isEmpty {
             fields[key] = .string(value)
         }
         return JSONValue.object(fields).encoded
@@ -42,7 +44,18 @@ public struct Item: Sendable, Hashable {
         hasher.combine(shown)
     }
 
-    private var shown: [String] { [id, title, subtitle, image, detail, badge, body] }
+    private var shown: [String] { [id, title, subtitle, image, detail, badge, body, language] }
+
+    /// Whether `tag` can be a BCP 47 language tag: 2 to 35 ASCII letters, digits and hyphens,
+    /// starting with a letter (a longer or odd value is ignored, not passed on to HarfBuzz).
+    public static func isLanguageTag(_ tag: String) -> Bool {
+        let bytes = Array(tag.utf8)
+        guard (2...35).contains(bytes.count), let first = bytes.first, (first | 0x20) >= 0x61, (first | 0x20) <= 0x7a else { return false }
+        return bytes.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7a || (0x30...0x39).contains($0) || $0 == 0x2d }
+    }
+
+    /// The font language of the item's texts: its own, else nil (the panel's).
+    public var fontLanguage: String? { language.isEmpty ? nil : language }
 
     /// An item.
     public init(id: String, title: String, subtitle: String, image: String = "", detail: String = "", badge: String = "",
