@@ -10,7 +10,11 @@ let programPath: String? = {
     return FileManager.default.isExecutableFile(atPath: path) ? path : nil
 }()
 
-/// A run of the program with its stderr read as it comes.
+/// A run of the program with its stderr read as it comes. It never outlives its test: when the
+/// test lets it go (its last reference, whether its expectations held or a `#require` threw),
+/// a program still running is killed and reaped; and when the test process exits, a check finds
+/// any `panel-refresh` child still running, kills it and fails the run (a few `swift test` runs
+/// had left kiosks running for hours, reparented to init).
 final class ProgramRun {
     let process = Process()
     private let stderr = Pipe()
@@ -25,7 +29,15 @@ final class ProgramRun {
         }
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
+        _ = ProgramLeftovers.checkAtExit
         try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 
     /// Closes the test's end of the program's stderr: its next log line meets a pipe with no reader.
@@ -56,6 +68,38 @@ final class ProgramRun {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+}
+
+/// The check, when the test process exits, that no `panel-refresh` it started still runs.
+enum ProgramLeftovers {
+    /// Registers the check once (the first program run does).
+    static let checkAtExit: Void = { atexit { ProgramLeftovers.check() } }()
+
+    /// The children of this process that run the program and have not exited.
+    static func running() -> [pid_t] {
+        guard let program = programPath.map({ ($0 as NSString).resolvingSymlinksInPath }) else { return [] }
+        let me = getpid()
+        var found: [pid_t] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(name), let stat = try? fileText("/proc/\(name)/stat"),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, fields[0] != "Z", pid_t(fields[1]) == me,
+                  (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(name)/exe")) == program else { continue }
+            found.append(pid)
+        }
+        return found
+    }
+
+    /// Fails the test process when a program it started is still running (and ends those).
+    static func check() {
+        let left = running()
+        guard !left.isEmpty else { return }
+        for pid in left { kill(pid, SIGKILL) }
+        let line = "error: the tests left \(left.count) panel-refresh process\(left.count == 1 ? "" : "es") running (\(left.map(String.init).joined(separator: ", ")); killed now)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        _exit(1)
     }
 }
 
@@ -128,7 +172,10 @@ struct ProgramTests {
 
     @Test("run --play pulls the running kiosk a second after its start: the header refreshes; a file that is no recording stops run at once (exit 1)")
     func play() throws {
-        let (_, dir, config) = try startHeadlessKiosk()
+        // Only a folder and a configuration: a kiosk started here as well was never stopped.
+        let dir = try scratchDirectory("play")
+        let config = dir + "/config"
+        try "[display]\nbackend = headless\n[state]\ndirectory = \(dir)\n".write(toFile: config, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let recording = dir + "/pull-down.evemu", trace = dir + "/trace.jsonl"
         try Self.pullDown().write(toFile: recording, atomically: true, encoding: .utf8)

@@ -432,6 +432,80 @@ struct UnattendedProgramTests {
         for pid in pids(in: dir + "/daemons") { #expect(!outlives(pid)) }
     }
 
+    @Test("a daemon that clears its environment (env -i setsid) is still ended with its refresh: orphans are told by their start",
+          .enabled(if: ChildSupervisor.isSubreaperSupported, "needs PR_SET_CHILD_SUBREAPER, which qemu-user does not emulate"))
+    func unmarkedDaemon() throws {
+        let (dir, _) = try kiosk()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The daemon has no PANEL_REFRESH_RUN (nor anything else) in its environment.
+        // Each run waits for its own daemon's line (one more than it found).
+        let command = try script("n=$(cat \(dir)/daemons 2>/dev/null | wc -l)\n"
+            + "env -i /usr/bin/setsid /bin/sh -c 'echo $$ >> \(dir)/daemons; exec /bin/sleep 300' </dev/null >/dev/null 2>&1 &\n"
+            + "while [ \"$(cat \(dir)/daemons 2>/dev/null | wc -l)\" -le \"$n\" ]; do sleep 0.05; done\necho '[{\"title\": \"one\"}]'")
+        defer { try? FileManager.default.removeItem(atPath: command) }
+        let config = dir + "/command.conf"
+        try "[display]\nbackend = headless\n[data]\nsource = command\ncommand = \(command)\nrefresh-seconds = 0.5\n[refresh]\nevery = 1\n[state]\ndirectory = \(dir)\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try ProgramRun(["run", "--config", config])
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5) }
+        #expect(run.wait(for: "showing"), "\(run.log)")
+        // A few timed refreshes: each one's daemon goes with it, none piles up.
+        let watch = Stopwatch()
+        while pids(in: dir + "/daemons").count < 3 && watch.elapsed < 20 { usleep(50_000) }
+        let daemons = pids(in: dir + "/daemons")
+        #expect(daemons.count >= 3, "\(run.log)")
+        usleep(300_000)
+        let alive = daemons.filter(outlives)
+        #expect(alive.count <= 1, "daemons \(alive) of finished refreshes still run")
+        for pid in daemons.dropLast() { #expect(!outlives(pid), "the daemon \(pid) of an earlier refresh outlived it") }
+        kill(run.process.processIdentifier, SIGTERM)
+        #expect(run.finish() == 0, "\(run.log)")
+        for pid in pids(in: dir + "/daemons") { #expect(!outlives(pid), "the daemon \(pid) outlived the kiosk") }
+    }
+
+    @Test("a tap command's daemon that clears its environment is ended with the tap's run",
+          .enabled(if: ChildSupervisor.isSubreaperSupported, "needs PR_SET_CHILD_SUBREAPER, which qemu-user does not emulate"))
+    func unmarkedTapDaemon() throws {
+        let (dir, _) = try kiosk()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let items = (1...20).map { #"{"id": "\#($0)", "title": "row \#($0)"}"# }.joined(separator: ",")
+        try "[\(items)]".write(toFile: dir + "/items.json", atomically: true, encoding: .utf8)
+        // Each run waits for its own daemon's line (one more than it found).
+        let command = try script("n=$(cat \(dir)/daemons 2>/dev/null | wc -l)\n"
+            + "env -i /usr/bin/setsid /bin/sh -c 'echo $$ >> \(dir)/daemons; exec /bin/sleep 300' </dev/null >/dev/null 2>&1 &\n"
+            + "while [ \"$(cat \(dir)/daemons 2>/dev/null | wc -l)\" -le \"$n\" ]; do sleep 0.05; done\n")
+        defer { try? FileManager.default.removeItem(atPath: command) }
+        try """
+            [display]
+            backend = headless
+            headless-size = 480x800
+            [state]
+            directory = \(dir)
+            [data]
+            source = file
+            file = \(dir)/items.json
+            [rows]
+            tap = command
+            tap-command = \(command)
+            """.write(toFile: dir + "/tap.conf", atomically: true, encoding: .utf8)
+        let run = try ProgramRun(["run", "--config", dir + "/tap.conf", "--trace", dir + "/trace",
+                                  "--play", fixtures + "/03-atmel-maxtouch.mt-b.1fg-fast-taps.evemu"])
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5) }
+        let watch = Stopwatch()
+        func commandLines() -> Int {
+            ((try? fileText(dir + "/trace")) ?? "").split(separator: "\n").filter { $0.contains("\"kind\":\"command\"") }.count
+        }
+        while commandLines() < 3 && watch.elapsed < 30 { usleep(50_000) }
+        usleep(300_000)
+        let daemons = pids(in: dir + "/daemons")
+        #expect(daemons.count >= 3, "\(run.log)")
+        let alive = daemons.filter(outlives)
+        #expect(alive.count <= 1, "daemons \(alive) of finished taps still run")
+        kill(run.process.processIdentifier, SIGTERM)
+        #expect(run.finish() == 0, "\(run.log)")
+        for pid in pids(in: dir + "/daemons") { #expect(!outlives(pid), "the daemon \(pid) outlived the kiosk") }
+    }
+
     @Test("a FIFO as --config is refused at once (exit 1), not waited on before READY")
     func fifoConfig() throws {
         let dir = try scratchDirectory()
