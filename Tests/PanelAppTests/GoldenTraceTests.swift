@@ -59,6 +59,19 @@ struct GoldenTraceTests {
         Issue.record("\(name): line \(line + 1) differs: now \(line < a.count ? String(a[line]) : "(end)"), kept \(line < b.count ? String(b[line]) : "(end)")")
     }
 
+    @Test("a replay draws at most one frame at an instant: no two frame lines share a time", arguments: goldenTraceFixtures.map(\.name))
+    func oneFrameAnInstant(_ name: String) throws {
+        let fixture = try #require(goldenTraceFixtures.first { $0.name == name })
+        let times = try traceText(fixture).split(separator: "\n").filter { $0.contains(#""kind":"frame""#) }
+            .compactMap { line -> Double? in
+                guard let range = line.range(of: #""t":"#) else { return nil }
+                return Double(line[range.upperBound...].prefix { $0.isNumber || $0 == "." || $0 == "-" })
+            }
+        #expect(times.count > 10)
+        let repeated = zip(times, times.dropFirst()).filter { $0.0 >= $0.1 }
+        #expect(repeated.isEmpty, "\(name): frame lines at \(repeated.prefix(5).map(\.0)) are not later than the one before")
+    }
+
     @Test("--timings adds renderMs to the frame lines and nothing else")
     func timings() throws {
         let fixture = goldenTraceFixtures[0]

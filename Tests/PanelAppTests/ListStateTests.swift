@@ -53,6 +53,26 @@ struct ListStateTests {
         #expect(kiosk.session.status == nil && kiosk.session.items.count == 3)
     }
 
+    @Test("a first load shows the Loading view from the first frame, whatever the source, not the header over a blank list")
+    func firstFrame() throws {
+        let clock = ManualClock()
+        let display = HeadlessDisplay(width: 400, height: 240)
+        var configuration = Configuration()
+        configuration.stateDirectory = try scratchDirectory("state")
+        let runtime = try PanelRuntime(configuration: configuration, display: display, fonts: try FontLibrary(), notifier: SilentNotifier(),
+                                       source: { animator in
+                                           let source = ScriptedSource([.success(ScriptedSource.items(3))], animator: animator)
+                                           source.holding = true
+                                           return source
+                                       }, clock: clock)
+        runtime.start()
+        let session = try #require(runtime.session)
+        // Before any time passes (the header is still opening): the list says it is loading.
+        #expect(session.status == .loading)
+        #expect(session.statusView.spinner.isAnimating && !session.statusView.isHidden)
+        #expect(session.statusView.titleLabel.text == session.statusView.localizer.text(.listLoading))
+    }
+
     @Test("a failed refresh over a list leaves the list and shows the banner until the next success")
     func banner() throws {
         let kiosk = try TapKiosk(answers: [.success(ScriptedSource.items(20)), .failure(Self.failure), .success(ScriptedSource.items(5))])

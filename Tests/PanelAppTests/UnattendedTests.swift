@@ -506,6 +506,44 @@ struct UnattendedProgramTests {
         for pid in pids(in: dir + "/daemons") { #expect(!outlives(pid), "the daemon \(pid) outlived the kiosk") }
     }
 
+    @Test("a tap command's trace line carries its end: the tap's time and the seconds it ran")
+    func tapCommandEnd() throws {
+        let (dir, _) = try kiosk()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let items = (1...20).map { #"{"id": "\#($0)", "title": "row \#($0)"}"# }.joined(separator: ",")
+        try "[\(items)]".write(toFile: dir + "/items.json", atomically: true, encoding: .utf8)
+        let command = try script("sleep 0.6\n")
+        defer { try? FileManager.default.removeItem(atPath: command) }
+        try """
+            [display]
+            backend = headless
+            headless-size = 480x800
+            [state]
+            directory = \(dir)
+            [data]
+            source = file
+            file = \(dir)/items.json
+            [rows]
+            tap = command
+            tap-command = \(command)
+            """.write(toFile: dir + "/tap.conf", atomically: true, encoding: .utf8)
+        let run = try ProgramRun(["run", "--config", dir + "/tap.conf", "--trace", dir + "/trace",
+                                  "--play", fixtures + "/03-atmel-maxtouch.mt-b.1fg-fast-taps.evemu"])
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5) }
+        func lines(_ kind: String) -> [String] {
+            ((try? fileText(dir + "/trace")) ?? "").split(separator: "\n").map(String.init).filter { $0.contains("\"kind\":\"\(kind)\"") }
+        }
+        let watch = Stopwatch()
+        while lines("command").isEmpty && watch.elapsed < 30 { usleep(50_000) }
+        func time(_ line: String) -> Double? {
+            guard let range = line.range(of: #""t":"#) else { return nil }
+            return Double(line[range.upperBound...].prefix { $0.isNumber || $0 == "." })
+        }
+        let select = try #require(lines("select").first.flatMap(time)), end = try #require(lines("command").first.flatMap(time))
+        #expect(end - select >= 0.6, "the command line's time \(end) is not its end (the tap at \(select), 0.6 s of sleep)")
+        #expect(end - select < 5)
+    }
+
     @Test("a FIFO as --config is refused at once (exit 1), not waited on before READY")
     func fifoConfig() throws {
         let dir = try scratchDirectory()

@@ -88,7 +88,7 @@ public final class PanelRuntime {
     ///   - announcesList: whether "showing N items" goes to the journal once, and each later
     ///     refresh that changed the list a `list-changed` line (off where nobody reads one).
     public convenience init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
-                            source: @escaping (Animator) -> any ItemSource, clock: ManualClock, stopwatch: (() -> Double)? = nil,
+                            source: @escaping (Animator) -> any ItemSource, clock: ManualClock, stopwatch: (@Sendable () -> Double)? = nil,
                             backlight: Backlight? = nil, host: HostEnvironment = .neutral, announcesList: Bool = true) throws {
         try self.init(configuration: configuration, display: display, fonts: fonts, notifier: notifier, content: .list(source: source),
                       clock: clock, stopwatch: stopwatch, backlight: backlight, host: host, announcesList: announcesList)
@@ -96,7 +96,7 @@ public final class PanelRuntime {
 
     /// A runtime showing `content`; the other parameters are the list initializer's.
     public init(configuration: Configuration, display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
-                content: Content, clock: ManualClock, stopwatch: (() -> Double)? = nil,
+                content: Content, clock: ManualClock, stopwatch: (@Sendable () -> Double)? = nil,
                 backlight: Backlight? = nil, host: HostEnvironment = .neutral, announcesList: Bool = true) throws {
         self.display = display
         announcedList = !announcesList
@@ -149,9 +149,10 @@ public final class PanelRuntime {
             case .none: session.tapAction = .none
             case .detail: session.tapAction = .detail
             case .command:
-                session.tapAction = .command(TapCommand(executable: configuration.tapCommand.first ?? "/bin/false",
-                                                        arguments: Array(configuration.tapCommand.dropFirst()),
-                                                        timeout: configuration.tapTimeout))
+                let command = TapCommand(executable: configuration.tapCommand.first ?? "/bin/false",
+                                         arguments: Array(configuration.tapCommand.dropFirst()), timeout: configuration.tapTimeout)
+                command.stopwatch = stopwatch
+                session.tapAction = .command(command)
             case .publish:
                 // The host wires the broker's link in (KioskHost.wire); without one, said.
                 session.tapAction = .publish { _ in "no broker" }
@@ -175,8 +176,9 @@ public final class PanelRuntime {
         renderer.imageCacheBytes = configuration.imageCacheBytes
         renderer.onError = { error in Log.event(.imageFailed, priority: 3, "image: \(error)") }
         renderer.imageSupplier = session?.pictures
-        driver = FrameDriver(screen: scene.screen, renderer: renderer, display: display,
-                             now: stopwatch ?? { [clock] in clock.now })
+        let frameClock: () -> Double
+        if let stopwatch { frameClock = stopwatch } else { frameClock = { [clock] in clock.now } }
+        driver = FrameDriver(screen: scene.screen, renderer: renderer, display: display, now: frameClock)
         driver.onError = { [weak self] error in
             Log.event(.displayError, priority: 3, "display: \(error); drawing stops and is retried",
                       fields: ["PANEL_REFRESH_ERROR": "\(error)"])

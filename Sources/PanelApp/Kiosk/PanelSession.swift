@@ -232,6 +232,10 @@ public final class PanelSession: ListDataSource {
     /// way is joined: the header opens and closes with its answer).
     @discardableResult
     public func reload() -> Bool {
+        // An empty list says it is loading from the first frame: the header takes its opening
+        // animation (0.25 s) before its action starts the load, and until then the glass
+        // showed "Updating…" over a blank list.
+        if items.isEmpty && statusView.status != .loading { statusView.status = .loading }
         guard list.orientation == .horizontal else { return header.beginRefreshing() }
         guard loading == nil else { return false }
         refresh()
@@ -578,9 +582,12 @@ extension PanelSession: ListDelegate {
         case .none: break
         case .detail: openDetail(row: row)
         case .command(let command):
-            command.run(item: items[row]) { [weak self] result in
+            // The line's time is the run's end: the tap's and the seconds it took (the kiosk's
+            // clock has not moved yet when the worker's answer comes).
+            let tapped = now
+            command.run(item: items[row]) { [weak self] result, seconds in
                 guard let self else { return }
-                self.record(.command(t: self.now, row: row, result: result))
+                self.record(.command(t: max(self.now, tapped + seconds), row: row, result: result))
             }
         case .publish(let send):
             record(.command(t: now, row: row, result: send(items[row])))

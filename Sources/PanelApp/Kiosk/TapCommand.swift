@@ -25,6 +25,11 @@ public final class TapCommand {
     nonisolated public static let maxOutput = 64 << 10
     /// Runs under way now.
     public private(set) var running = 0
+    /// The machine's clock for how long a run took (CLOCK_MONOTONIC in the kiosk, seconds);
+    /// nil: a run takes no time (virtual time). The session's command line is the tap's time
+    /// plus that: the run's end on the kiosk's clock, which has not moved when the result comes
+    /// back from the worker (the loop moves it at its next entry).
+    public var stopwatch: (@Sendable () -> Double)?
 
     /// A command running `executable` with `arguments` for each tap, at most `timeout` seconds.
     public init(executable: String, arguments: [String] = [], timeout: Double = 10) {
@@ -33,21 +38,25 @@ public final class TapCommand {
 
     /// Runs the command for `item`; `completion` gets what became of it: "exit 0", "exit 3:
     /// its last stderr line", "timed out after 10 s", "flooded its output", "cannot start: …",
-    /// or "busy".
-    public func run(item: Item, completion: @escaping @MainActor (String) -> Void) {
-        guard running < Self.maxRunning else { return completion("busy") }
+    /// or "busy"; and the seconds it took (`stopwatch`'s; 0 without one).
+    public func run(item: Item, completion: @escaping @MainActor (String, Double) -> Void) {
+        guard running < Self.maxRunning else { return completion("busy", 0) }
         running += 1
-        let (executable, arguments, timeout) = (executable, arguments, timeout)
+        let (executable, arguments, timeout, stopwatch) = (executable, arguments, timeout, stopwatch)
         let (id, json) = (item.id, item.json + [0x0a])
-        let work: @Sendable () -> String = { Self.execute(executable, arguments, id: id, json: json, timeout: timeout) }
-        let finish: @MainActor (String) -> Void = { [weak self] result in
+        let work: @Sendable () -> (String, Double) = {
+            let start = stopwatch?() ?? 0
+            let result = Self.execute(executable, arguments, id: id, json: json, timeout: timeout)
+            return (result, max(0, (stopwatch?() ?? 0) - start))
+        }
+        let finish: @MainActor ((String, Double)) -> Void = { [weak self] outcome in
             self?.running -= 1
-            completion(result)
+            completion(outcome.0, outcome.1)
         }
         if runsInline { return finish(work()) }
         Background.queue.async {
-            let result = work()
-            Task { @MainActor in finish(result) }
+            let outcome = work()
+            Task { @MainActor in finish(outcome) }
         }
     }
 

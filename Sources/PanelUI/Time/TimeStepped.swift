@@ -54,13 +54,37 @@ public struct VirtualTimeDriver {
     /// Lets `seconds` pass.
     public func advance(by seconds: Double) { advance(to: target.now + max(0, seconds)) }
 
-    /// Delivers touch frames at their time stamps, running what is due in between.
+    /// Delivers touch frames at their time stamps, running what is due in between. The frames
+    /// of one instant (a time stamp shared, or one already past) arrive together, and what is
+    /// due before them runs strictly before: one entry, hence at most one drawn frame, per
+    /// instant. (Delivered one by one after a tick at their time, a replay drew two frames at
+    /// one time, and its trace had two frame lines with one `t`.)
     public func play(_ frames: [TouchFrame]) {
-        for frame in frames {
-            advance(to: frame.timestamp)
-            target.touch([frame], at: max(frame.timestamp, target.now))
+        var index = frames.startIndex
+        while index < frames.endIndex {
+            let at = max(frames[index].timestamp, target.now)
+            advance(before: at)
+            var batch = [frames[index]]
+            index += 1
+            while index < frames.endIndex, frames[index].timestamp <= at {
+                batch.append(frames[index])
+                index += 1
+            }
+            target.touch(batch, at: at)
         }
         target.tick(at: target.now)
+    }
+
+    /// Runs everything due before `time`, leaving the clock short of it (the entry at `time`
+    /// is the caller's).
+    private func advance(before time: Double) {
+        target.tick(at: target.now)
+        while target.now < time {
+            guard let wake = target.nextWakeUp else { break }
+            let next = max(wake, target.now + target.frameInterval)
+            if next >= time { break }
+            target.tick(at: next)
+        }
     }
 
     /// Runs until nothing waits, or `limit` seconds pass; returns whether it settled.
