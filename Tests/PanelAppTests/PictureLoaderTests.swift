@@ -119,6 +119,33 @@ struct PictureLoaderTests {
         #expect(Date().timeIntervalSince(begun) < 2, "not the 4 s the server would take")
     }
 
+    @Test("local pictures never wait behind slow downloads: files have their own lane, downloads at most `fetches` at once")
+    func lanes() async throws {
+        let files = try PictureFiles()
+        defer { files.remove() }
+        let local = try (0..<3).map { try files.write("local\($0).jpg", PictureFiles.jpeg) }
+        // A server that answers after 4 s, to as many as ask.
+        let server = try LoopbackServer(connections: 6) { server, client, _ in
+            usleep(4_000_000)
+            _ = server.send(client, "HTTP/1.1 200 OK\r\nContent-Length: \(PictureFiles.jpeg.count)\r\nConnection: close\r\n\r\n")
+            _ = server.send(client, PictureFiles.jpeg)
+        }
+        let loader = ThumbnailLoader(workers: 1, fetches: 2)
+        let slow = (0..<3).map { request("http://127.0.0.1:\(server.port)/slow\($0).jpg") }
+        for request in slow { _ = loader.want(request, size: Self.size) }
+        for path in local { _ = loader.want(request(path), size: Self.size) }
+        let begun = Date()
+        while local.contains(where: { loader.picture(request($0), size: Self.size) == .loading }) && Date().timeIntervalSince(begun) < 10 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let waited = Date().timeIntervalSince(begun)
+        #expect(local.allSatisfy { if case .shown = loader.picture(request($0), size: Self.size) { true } else { false } })
+        #expect(waited < 2, "the local pictures took \(waited) s: they waited behind the downloads")
+        #expect(loader.downloading == 2, "two downloads at once, the third waits: \(loader.downloading)")
+        #expect(slow.allSatisfy { loader.picture($0, size: Self.size) == .loading })
+        for request in slow { loader.release(request) }
+    }
+
     @Test("over HTTP: a picture, a 404, a redirect loop, a trickle and a body too large each end as the broken mark")
     func http() throws {
         let server = try LoopbackServer(connections: 20) { server, client, request in

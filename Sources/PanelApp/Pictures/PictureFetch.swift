@@ -22,14 +22,43 @@ public struct PictureLimits: Sendable, Equatable {
 /// One picture's job, run by a loader's worker off the run loop: the bytes from a file or an
 /// http(s) URL (through the disk cache), then a thumbnail decoded at its drawn size.
 enum PictureFetch {
-    /// The thumbnail of `source` at `width` x `height` pixels.
+    /// What a job came to.
+    enum Outcome: Sendable, Equatable {
+        /// The thumbnail, or why there is none.
+        case done(Result<Bitmap, PictureError>)
+        /// A job of the file lane found a URL that must be downloaded (or revalidated): it goes
+        /// to the network lane.
+        case needsNetwork
+    }
+
+    /// The thumbnail of `source` at `width` x `height` pixels; `network` false: only what needs
+    /// no server (a file, or a URL's fresh copy on the disk), else `needsNetwork`.
+    static func thumbnail(_ source: String, width: Int, height: Int, limits: PictureLimits, disk: DiskPictureCache?,
+                          cancel: CancelFlag, network: Bool) -> Outcome {
+        if !network, isURL(source) {
+            guard let kept = disk?.kept(for: source, limit: limits.maxBytes), Double(time(nil)) < kept.freshUntil else {
+                return .needsNetwork
+            }
+            return .done(decode(kept.bytes, source, width: width, height: height, limits: limits, cancel: cancel))
+        }
+        switch fetch(source, limits: limits, disk: disk, cancel: cancel) {
+        case .success(let bytes): return .done(decode(bytes, source, width: width, height: height, limits: limits, cancel: cancel))
+        case .failure(let e): return .done(.failure(e))
+        }
+    }
+
+    /// The thumbnail of `source` at `width` x `height` pixels, downloading it when it must
+    /// (the network lane's job, and tests').
     static func thumbnail(_ source: String, width: Int, height: Int, limits: PictureLimits, disk: DiskPictureCache?,
                           cancel: CancelFlag) -> Result<Bitmap, PictureError> {
-        let bytes: [UInt8]
-        switch fetch(source, limits: limits, disk: disk, cancel: cancel) {
-        case .success(let b): bytes = b
-        case .failure(let e): return .failure(e)
-        }
+        guard case .done(let result) = thumbnail(source, width: width, height: height, limits: limits, disk: disk,
+                                                 cancel: cancel, network: true) else { return .failure(.cancelled) }
+        return result
+    }
+
+    /// `bytes` decoded at `width` x `height` pixels.
+    private static func decode(_ bytes: [UInt8], _ source: String, width: Int, height: Int, limits: PictureLimits,
+                               cancel: CancelFlag) -> Result<Bitmap, PictureError> {
         guard !cancel.isSet else { return .failure(.cancelled) }
         do throws(RenderError) {
             return .success(try ImageDecoder.thumbnail(bytes, path: Redaction.redact(source), width: width, height: height,

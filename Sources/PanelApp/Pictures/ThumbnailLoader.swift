@@ -7,6 +7,12 @@ import PanelUI
 /// through a `DiskPictureCache`). The renderer draws them by name (`ImageSupplier`); nothing
 /// is decoded on the frame path.
 ///
+/// Two lanes: files and pictures the disk cache holds fresh are read and decoded by the
+/// `workers` of their own lane, which never waits on a network; a picture that must be
+/// downloaded (or revalidated) moves to the network lane, `fetches` at once. With one lane,
+/// two slow downloads (a server answering after 4 s) had held both workers, and every row,
+/// local files included, showed the placeholder until they ended.
+///
 /// A row asks with `want` when it is configured and lets go with `release` when it scrolls
 /// away: a picture no row wants is taken off the queue, or its fetch is cancelled. Pictures a
 /// row on screen shows are never evicted; the rest go least recently used first.
@@ -28,8 +34,10 @@ public final class ThumbnailLoader: ImageSupplier {
 
     /// Bytes the decoded pictures may take together.
     public var budget: Int { didSet { evict() } }
-    /// Pictures fetched and decoded at once, at most.
+    /// Files and disk-cached pictures read and decoded at once, at most.
     public let workers: Int
+    /// Downloads (with their decoding) at once, at most, beside the file lane.
+    public let fetches: Int
     /// What one picture may cost.
     public var limits: PictureLimits
     /// Where fetched URLs are kept across scrolls and restarts (nil: memory only).
@@ -51,7 +59,10 @@ public final class ThumbnailLoader: ImageSupplier {
     private var pins: [Request: Int] = [:]
     /// Wanted, not started: the newest last (taken first: the rows that just came on screen).
     private var queue: [Request] = []
-    private var running: [Request: CancelFlag] = [:]
+    /// Wanted, found to need the network, not started (the newest last).
+    private var networkQueue: [Request] = []
+    /// Jobs under way, each with its lane.
+    private var running: [Request: (flag: CancelFlag, network: Bool)] = [:]
     private var uses: UInt64 = 0
     private static let work = DispatchQueue(label: "panel-refresh.pictures", attributes: .concurrent)
 
@@ -74,11 +85,15 @@ public final class ThumbnailLoader: ImageSupplier {
     /// Rows that wanted a picture not in memory (it was queued, or had failed).
     public private(set) var misses = 0
     /// Jobs waiting or running now.
-    public var pending: Int { queue.count + running.count }
+    public var pending: Int { queue.count + networkQueue.count + running.count }
+    /// Downloads under way now.
+    public var downloading: Int { running.values.filter(\.network).count }
 
-    /// A loader keeping `budget` bytes of decoded pictures, running at most `workers` jobs.
-    public init(budget: Int = 16 << 20, workers: Int = 2, limits: PictureLimits = PictureLimits(), disk: DiskPictureCache? = nil) {
-        (self.budget, self.workers, self.limits, self.disk) = (max(0, budget), max(1, workers), limits, disk)
+    /// A loader keeping `budget` bytes of decoded pictures, reading `workers` files (or disk
+    /// copies) and running `fetches` downloads at once.
+    public init(budget: Int = 16 << 20, workers: Int = 1, fetches: Int = 2, limits: PictureLimits = PictureLimits(),
+                disk: DiskPictureCache? = nil) {
+        (self.budget, self.workers, self.fetches, self.limits, self.disk) = (max(0, budget), max(1, workers), max(1, fetches), limits, disk)
     }
 
     /// What the row wanting `request` shows now: the picture (`size` points), the placeholder
@@ -86,7 +101,8 @@ public final class ThumbnailLoader: ImageSupplier {
     public func want(_ request: Request, size: Size) -> RowPicture {
         pins[request, default: 0] += 1
         if kept[request.name] != nil { hits += 1 } else { misses += 1 }
-        if kept[request.name] == nil, failed[request.name] == nil, running[request] == nil, !queue.contains(request) {
+        if kept[request.name] == nil, failed[request.name] == nil, running[request] == nil, !queue.contains(request),
+           !networkQueue.contains(request) {
             queue.append(request)
             pump()
         }
@@ -107,8 +123,11 @@ public final class ThumbnailLoader: ImageSupplier {
         if let at = queue.firstIndex(of: request) {
             queue.remove(at: at)
             cancelled += 1
-        } else if let flag = running[request] {
-            flag.set()
+        } else if let at = networkQueue.firstIndex(of: request) {
+            networkQueue.remove(at: at)
+            cancelled += 1
+        } else if let job = running[request] {
+            job.flag.set()
         }
     }
 
@@ -123,31 +142,49 @@ public final class ThumbnailLoader: ImageSupplier {
         return kept[name]?.surface
     }
 
-    /// Starts waiting jobs while fewer than `workers` run.
+    /// Starts waiting jobs while their lane has a free worker: the network lane first (its
+    /// jobs wait on a server, not on the CPU), then the file lane.
     private func pump() {
-        while running.count < workers, let request = queue.popLast() {
-            let flag = CancelFlag()
-            running[request] = flag
-            started += 1
-            let (limits, disk) = (limits, disk)
-            let job: @Sendable () -> Result<Bitmap, PictureError> = {
-                guard !flag.isSet else { return .failure(.cancelled) }
-                return PictureFetch.thumbnail(request.source, width: request.width, height: request.height,
-                                              limits: limits, disk: disk, cancel: flag)
-            }
-            if runsInline {
-                finish(request, job())
-            } else {
-                Self.work.async {
-                    let result = job()
-                    Task { @MainActor [weak self] in self?.finish(request, result) }
-                }
+        while running.values.filter(\.network).count < fetches, let request = networkQueue.popLast() {
+            start(request, network: true)
+        }
+        while running.values.filter({ !$0.network }).count < workers, let request = queue.popLast() {
+            start(request, network: false)
+        }
+    }
+
+    private func start(_ request: Request, network: Bool) {
+        let flag = CancelFlag()
+        running[request] = (flag, network)
+        started += 1
+        let (limits, disk) = (limits, disk)
+        let job: @Sendable () -> PictureFetch.Outcome = {
+            guard !flag.isSet else { return .done(.failure(.cancelled)) }
+            return PictureFetch.thumbnail(request.source, width: request.width, height: request.height,
+                                          limits: limits, disk: disk, cancel: flag, network: network)
+        }
+        if runsInline {
+            finish(request, job())
+        } else {
+            Self.work.async {
+                let outcome = job()
+                Task { @MainActor [weak self] in self?.finish(request, outcome) }
             }
         }
     }
 
-    private func finish(_ request: Request, _ result: Result<Bitmap, PictureError>) {
+    private func finish(_ request: Request, _ outcome: PictureFetch.Outcome) {
         running[request] = nil
+        let result: Result<Bitmap, PictureError>
+        switch outcome {
+        case .needsNetwork:
+            // Not on the disk, or stale there: its turn in the network lane, if still wanted.
+            if pins[request] != nil { networkQueue.append(request) } else { cancelled += 1 }
+            pump()
+            return
+        case .done(let done):
+            result = done
+        }
         switch result {
         case .success(let bitmap):
             decoded += 1
