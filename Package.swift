@@ -33,7 +33,7 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Pixels: the UI's view tree drawn with pixman, FreeType + fontconfig, libpng; image files
         // are read through PanelInput's BoundedFile (regular files only, size-bounded).
-        .target(name: "PanelRender", dependencies: ["PanelUI", "PanelInput", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CFriBidi", "CLineBreak", "CPNG", "CTurboJPEG", "CWebP", "CStream"]),
+        .target(name: "PanelRender", dependencies: ["PanelUI", "PanelInput", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CFriBidi", "CLineBreak", "CPNG", "CPNGRows", "CTurboJPEG", "CWebP", "CStream"]),
         // Cache-bypassing stores for the copy into scanout memory (a header, no library).
         .systemLibrary(name: "CStream"),
         .target(name: "PanelDisplay", dependencies: ["PanelRender", "PanelInput", "CDRM", "CLinuxFB", "CConsole", "CUdev", "CWindow"]),
@@ -56,6 +56,10 @@ let package = Package(
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         .target(name: "CLineBreak"),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // A PNG read row by row and reduced as it comes (a thumbnail of a large picture without
+        // its whole image in memory): libpng's full API reports errors by longjmp, so the read
+        // is C.
+        .target(name: "CPNGRows", dependencies: ["CPNG"]),
         // Row pictures: JPEG through libjpeg-turbo's TurboJPEG (scaled decode), WebP through libwebp.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
@@ -94,14 +98,14 @@ let package = Package(
         // so libFuzzer's takes over in the fuzzing build and a plain build replays files.
         .target(name: "PanelFuzz", dependencies: ["PanelApp", "PanelInput", "PanelGestures", "PanelRender", "CTurboJPEG", "CWebP"]),
         .executableTarget(name: "PanelRefreshFuzz", dependencies: ["PanelFuzz"]),
-        .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelApp", "PanelInput", "PanelGestures", "PanelDisplay", "PanelRefresh"]),
+        .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelApp", "PanelInput", "PanelGestures", "PanelDisplay", "PanelRefresh", "PanelFuzz"]),
         .testTarget(name: "PanelGesturesTests", dependencies: ["PanelGestures"]),
         .testTarget(name: "PanelPhysicsTests", dependencies: ["PanelPhysics"]),
         .testTarget(name: "PanelUITests", dependencies: ["PanelUI"]),
         .testTarget(name: "PanelRefreshTests", dependencies: ["PanelRefresh"]),
         .testTarget(name: "PanelInputTests", dependencies: ["PanelInput", "PanelRefresh"], exclude: ["Fixtures"]),
         .testTarget(name: "PanelAppTests", dependencies: ["PanelApp", "PanelFuzz"], exclude: ["Traces", "Logind"]),
-        .testTarget(name: "PanelRenderTests", dependencies: ["PanelRender", "PanelDisplay", "PanelRefresh", "PanelApp", "PanelFuzz"], exclude: ["Golden"]),
+        .testTarget(name: "PanelRenderTests", dependencies: ["PanelRender", "PanelDisplay", "PanelRefresh", "PanelApp", "PanelFuzz"], exclude: ["Golden", "Pictures"]),
     ],
     swiftLanguageModes: [.v6]
 )

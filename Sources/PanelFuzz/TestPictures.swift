@@ -30,14 +30,16 @@ public enum TestPictures {
     /// The quadrant colour expected at a corner, 0xRRGGBB.
     public static let red: UInt32 = 0xff0000, green: UInt32 = 0x00ff00, blue: UInt32 = 0x0000ff, yellow: UInt32 = 0xffff00
 
-    /// `surface` as a baseline JPEG, 4:4:4, at `quality`.
-    public static func jpeg(_ surface: Surface, quality: Int32 = 95) -> [UInt8] {
+    /// `surface` as a JPEG at `quality`: baseline 4:4:4, or progressive 4:2:0 (as cameras'
+    /// web exports are).
+    public static func jpeg(_ surface: Surface, quality: Int32 = 95, progressive: Bool = false) -> [UInt8] {
         guard let handle = tjInitCompress() else { return [] }
         defer { tjDestroy(handle) }
         var buffer: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         guard tjCompress2(handle, surface.pixels.assumingMemoryBound(to: UInt8.self), Int32(surface.width), Int32(surface.stride),
-                          Int32(surface.height), Int32(TJPF_BGRA.rawValue), &buffer, &size, Int32(TJSAMP_444.rawValue), quality, 0) == 0,
+                          Int32(surface.height), Int32(TJPF_BGRA.rawValue), &buffer, &size,
+                          Int32(progressive ? TJSAMP_420.rawValue : TJSAMP_444.rawValue), quality, progressive ? TJFLAG_PROGRESSIVE : 0) == 0,
               let buffer else { return [] }
         defer { tjFree(buffer) }
         return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))

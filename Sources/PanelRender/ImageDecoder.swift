@@ -9,6 +9,18 @@ public enum ImageDecoder {
     /// spans the page; a row's 56-point thumbnail at scale 3 is 168).
     public static let maxThumbnailSide = 4096
 
+    /// Bytes a decode may hold beyond the picture it makes: 7 MiB. Most decoders here need a row
+    /// or a few (a PNG reduced as it is read, a baseline JPEG scaled in its IDCT, lossy WebP
+    /// through its rescaler), but three kinds must hold the whole picture while they decode:
+    /// a progressive JPEG its coefficients (2 bytes a coefficient, 1.5 to 3 a pixel: 48 MiB for
+    /// 4096x4096 at 4:2:0, and 220 MB of peak RSS was measured for one), a lossless WebP its
+    /// pixels (4 bytes each), a lossy WebP with alpha its alpha plane (1 byte each). Such a
+    /// thumbnail larger than this is refused with what it would need, so that decoding any one
+    /// row's picture raises the kiosk's memory by at most 8 MB (docs/rows.md; `scripts/decode-memory`
+    /// measures it), whatever `limits.image-pixels` allows: a 1920x1080 progressive JPEG needs
+    /// 6.2 MB and shows.
+    public static let maxWorkBytes = 7 << 20
+
     /// The picture in the file at `path` (a regular file of at most `PNG.maxFileBytes`), as
     /// `decode` gives it.
     public static func read(path: String, maxPixels: Int = PNG.defaultMaxPixels) throws(RenderError) -> Surface {
@@ -62,7 +74,10 @@ public enum ImageDecoder {
     private static func decodeStored(_ bytes: [UInt8], format: ImageFormat, path: String, maxPixels: Int,
                                      atLeast: (width: Int, height: Int)?) throws(RenderError) -> Surface {
         switch format {
-        case .png: return try PNG.decode(bytes, path: path, maxPixels: maxPixels)
+        case .png:
+            // A thumbnail's PNG is reduced while it is read, never held whole.
+            if let atLeast { return try PNG.reduced(bytes, path: path, maxPixels: maxPixels, atLeast: atLeast) }
+            return try PNG.decode(bytes, path: path, maxPixels: maxPixels)
         case .jpeg: return try JPEG.decode(bytes, path: path, maxPixels: maxPixels, atLeast: atLeast)
         case .webp: return try WebP.decode(bytes, path: path, maxPixels: maxPixels, atLeast: atLeast)
         }

@@ -30,6 +30,13 @@ public enum JPEG {
         guard !overflow, pixels <= maxPixels else {
             throw RenderError.imageTooLarge(path: path, width: width, height: height, maxPixels: maxPixels)
         }
+        if atLeast != nil, isProgressive(bytes) {
+            let need = coefficientBytes(width: width, height: height, subsampling: subsampling(handle, bytes))
+            guard need <= ImageDecoder.maxWorkBytes else {
+                throw RenderError.image(path: path, message: "a progressive JPEG of \(width)x\(height) needs \(need >> 20) MiB to decode, "
+                                        + "more than \(ImageDecoder.maxWorkBytes >> 20) MiB: save it as baseline JPEG, or smaller")
+            }
+        }
         let (w, h) = scaledSize(width: width, height: height, atLeast: atLeast)
         let surface = Surface(width: w, height: h, format: .argb8888)
         let status = bytes.withUnsafeBufferPointer { buffer in
@@ -56,6 +63,50 @@ public enum JPEG {
             if w >= atLeast.width, h >= atLeast.height, w * h < best.0 * best.1 { best = (w, h) }
         }
         return best
+    }
+
+    /// Whether the frame is progressive (SOF2, SOF6, SOF10, SOF14): the markers are walked from
+    /// SOI to the first start of frame. TurboJPEG 2.1's header call does not say; libjpeg then
+    /// keeps every coefficient of the picture until its last scan.
+    static func isProgressive(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return false }
+        var i = 2
+        while i + 3 < bytes.count {
+            guard bytes[i] == 0xFF else { return false }
+            let marker = bytes[i + 1]
+            if marker == 0xFF { i += 1; continue }
+            switch marker {
+            case 0xC2, 0xC6, 0xCA, 0xCE: return true
+            case 0xC0, 0xC1, 0xC3, 0xC5, 0xC7, 0xC9, 0xCB, 0xCD, 0xCF, 0xDA, 0xD9: return false
+            case 0xD0...0xD7, 0x01: i += 2
+            default: i += 2 + (Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]))
+            }
+        }
+        return false
+    }
+
+    /// The bytes libjpeg's coefficient buffers take for a whole picture: 2 per coefficient, one
+    /// coefficient a pixel of each component, the chroma components at their subsampled size
+    /// (TurboJPEG's TJSAMP_*), blocks rounded up to 8 pixels.
+    static func coefficientBytes(width: Int, height: Int, subsampling: Int32) -> Int {
+        let blocks = ((width + 7) / 8) * ((height + 7) / 8) * 64
+        let chroma: Double
+        switch subsampling {
+        case Int32(TJSAMP_444.rawValue): chroma = 1
+        case Int32(TJSAMP_422.rawValue), Int32(TJSAMP_440.rawValue): chroma = 0.5
+        case Int32(TJSAMP_GRAY.rawValue): chroma = 0
+        default: chroma = 0.25
+        }
+        return Int(Double(blocks) * (1 + 2 * chroma)) * 2
+    }
+
+    /// The picture's chroma subsampling (TJSAMP_*), from its header.
+    private static func subsampling(_ handle: tjhandle, _ bytes: [UInt8]) -> Int32 {
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = Int32(TJSAMP_444.rawValue), colorspace: Int32 = 0
+        _ = bytes.withUnsafeBufferPointer { buffer in
+            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
+        }
+        return subsampling
     }
 
     private static func open(_ path: String) throws(RenderError) -> tjhandle {

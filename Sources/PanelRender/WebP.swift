@@ -20,6 +20,13 @@ public enum WebP {
             throw RenderError.imageTooLarge(path: path, width: width, height: height, maxPixels: maxPixels)
         }
         guard config.input.has_animation == 0 else { throw RenderError.image(path: path, message: "WebP: animated pictures are not shown") }
+        // What libwebp holds whole while it decodes: a lossless picture's pixels, a lossy one's
+        // alpha plane (ImageDecoder.maxWorkBytes).
+        let need = atLeast == nil ? 0 : config.input.format == 2 ? pixels * 4 : (config.input.has_alpha != 0 ? pixels : 0)
+        guard need <= ImageDecoder.maxWorkBytes else {
+            throw RenderError.image(path: path, message: "a \(config.input.format == 2 ? "lossless" : "transparent") WebP of \(width)x\(height) "
+                                    + "needs \(need >> 20) MiB to decode, more than \(ImageDecoder.maxWorkBytes >> 20) MiB: save it smaller")
+        }
         var (w, h) = (width, height)
         if let atLeast, atLeast.width > 0, atLeast.height > 0, atLeast.width < width, atLeast.height < height {
             let f = max(Double(atLeast.width) / Double(width), Double(atLeast.height) / Double(height))

@@ -120,6 +120,58 @@ struct ImageDecoderTests {
         #expect((p >> 16) & 0xff >= 125 && (p >> 16) & 0xff <= 129, "red premultiplied by half")
     }
 
+    /// Where the committed test pictures are.
+    static let pictures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Pictures").path
+
+    @Test("a PNG for a thumbnail is reduced while it is read: each pixel a block's average, the same as the whole decode's")
+    func reducedPNG() throws {
+        let surface = TestPictures.quadrants(width: 64, height: 48)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reduce-\(getpid()).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try PNG.write(surface, to: path)
+        let bytes = try PNG.fileBytes(path)
+        let reduced = try PNG.reduced(bytes, path: path, atLeast: (16, 12))
+        #expect(reduced.width == 16 && reduced.height == 12, "factor 4: 64x48 into 16x12")
+        func color(_ s: Surface, _ x: Int, _ y: Int) -> UInt32 { s.pixel(x: x, y: y) & 0xFFFFFF }
+        #expect([color(reduced, 0, 0), color(reduced, 15, 0), color(reduced, 0, 11), color(reduced, 15, 11)] == Self.upright)
+        // A block across the quadrants' edge is their average (the reduction is a box filter).
+        let odd = try PNG.reduced(bytes, path: path, atLeast: (6, 6))
+        #expect(odd.width == (64 + 7) / 8 && odd.height == 6)
+        // An interlaced (Adam7) PNG: its seven passes land in the same blocks.
+        let interlaced = try PNG.fileBytes(Self.pictures + "/quadrants-interlaced.png")
+        let fromPasses = try PNG.reduced(interlaced, path: "quadrants-interlaced.png", atLeast: (16, 12))
+        #expect(fromPasses.width == 16 && fromPasses.height == 12)
+        for y in 0..<12 { for x in 0..<16 { #expect(fromPasses.pixel(x: x, y: y) == reduced.pixel(x: x, y: y)) } }
+        // The thumbnail path takes it: a 2048x2048 picture for a 40-pixel square.
+        let large = TestPictures.quadrants(width: 2048, height: 2048)
+        try PNG.write(large, to: path)
+        let thumbnail = try ImageDecoder.thumbnail(try PNG.fileBytes(path), path: path, width: 40, height: 40)
+        #expect(Self.corners(thumbnail) == Self.upright)
+    }
+
+    @Test("a progressive JPEG or lossless WebP whose decoding would hold more than 7 MiB is refused for a thumbnail, saying what it needs")
+    func workMemory() throws {
+        let big = TestPictures.quadrants(width: 2400, height: 2400)
+        let progressive = TestPictures.jpeg(big, quality: 80, progressive: true)
+        #expect(JPEG.isProgressive(progressive) && !JPEG.isProgressive(TestPictures.jpeg(big)))
+        #expect(throws: RenderError.self) { try ImageDecoder.thumbnail(progressive, path: "p.jpg", width: 100, height: 100) }
+        do {
+            _ = try ImageDecoder.thumbnail(progressive, path: "p.jpg", width: 100, height: 100)
+        } catch {
+            #expect("\(error)".contains("progressive JPEG of 2400x2400 needs 16 MiB"), "\(error)")
+        }
+        // A baseline one of the same size, and a progressive 1920x1080, decode.
+        #expect(Self.corners(try ImageDecoder.thumbnail(TestPictures.jpeg(big), path: "b.jpg", width: 100, height: 100)).enumerated()
+            .allSatisfy { Self.near($0.element, Self.upright[$0.offset]) })
+        let hd = TestPictures.jpeg(TestPictures.quadrants(width: 1920, height: 1080), quality: 80, progressive: true)
+        #expect(JPEG.coefficientBytes(width: 1920, height: 1080, subsampling: 2) <= ImageDecoder.maxWorkBytes)
+        _ = try ImageDecoder.thumbnail(hd, path: "hd.jpg", width: 100, height: 100)
+        let lossless = TestPictures.webp(TestPictures.quadrants(width: 1500, height: 1500))
+        #expect(throws: RenderError.self) { try ImageDecoder.thumbnail(lossless, path: "l.webp", width: 100, height: 100) }
+        _ = try ImageDecoder.thumbnail(TestPictures.webp(TestPictures.quadrants(width: 1500, height: 1500), lossless: false),
+                                       path: "lossy.webp", width: 100, height: 100)
+    }
+
     @Test("bad pictures fail with a clear error and allocate nothing big: truncated, corrupt, a bomb, the wrong type")
     func badPictures() throws {
         let jpeg = try Self.encoded(.jpeg), webp = try Self.encoded(.webp), png = try Self.encoded(.png)

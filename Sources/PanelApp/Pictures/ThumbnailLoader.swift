@@ -53,6 +53,9 @@ public final class ThumbnailLoader: ImageSupplier {
     /// Hears every job's end, after `onChange`: the kiosk's real-time loop, idle while nothing
     /// moves, wakes to draw what arrived.
     public var onFinish: (() -> Void)?
+    /// Hears, on the worker's thread, each job's end before its result goes to the run loop,
+    /// with its lane (true: the network's): what ran while what, whatever the loop is doing.
+    public var onWorkerDone: (@Sendable (Request, Bool) -> Void)?
 
     private var kept: [String: Kept] = [:]
     private var failed: [String: PictureError] = [:]
@@ -61,10 +64,15 @@ public final class ThumbnailLoader: ImageSupplier {
     private var queue: [Request] = []
     /// Wanted, found to need the network, not started (the newest last).
     private var networkQueue: [Request] = []
-    /// Jobs under way, each with its lane.
-    private var running: [Request: (flag: CancelFlag, network: Bool)] = [:]
+    /// Jobs under way, each with its lane and its slot in it.
+    private var running: [Request: (flag: CancelFlag, network: Bool, slot: Int)] = [:]
     private var uses: UInt64 = 0
-    private static let work = DispatchQueue(label: "panel-refresh.pictures", attributes: .concurrent)
+    /// One serial queue per slot of each lane. Serial queues run on libdispatch's overcommit
+    /// threads, one each however many block; a concurrent queue runs on the default pool,
+    /// which on Linux has as many threads as cores: two downloads blocked in libcurl took both
+    /// cores' threads, and the file lane's jobs waited behind them after all.
+    private let fileSlots: [DispatchQueue]
+    private let networkSlots: [DispatchQueue]
 
     /// Failures remembered (so a broken picture is not fetched at every scroll) until
     /// `forgetFailures()` (a refresh): 4,096 names, some hundreds of KB at most.
@@ -94,6 +102,8 @@ public final class ThumbnailLoader: ImageSupplier {
     public init(budget: Int = 16 << 20, workers: Int = 1, fetches: Int = 2, limits: PictureLimits = PictureLimits(),
                 disk: DiskPictureCache? = nil) {
         (self.budget, self.workers, self.fetches, self.limits, self.disk) = (max(0, budget), max(1, workers), max(1, fetches), limits, disk)
+        fileSlots = (0..<max(1, workers)).map { DispatchQueue(label: "panel-refresh.pictures.file-\($0)") }
+        networkSlots = (0..<max(1, fetches)).map { DispatchQueue(label: "panel-refresh.pictures.network-\($0)") }
     }
 
     /// What the row wanting `request` shows now: the picture (`size` points), the placeholder
@@ -155,18 +165,23 @@ public final class ThumbnailLoader: ImageSupplier {
 
     private func start(_ request: Request, network: Bool) {
         let flag = CancelFlag()
-        running[request] = (flag, network)
+        let taken = Set(running.values.filter { $0.network == network }.map(\.slot))
+        let slot = (0...).first { !taken.contains($0) } ?? 0
+        running[request] = (flag, network, slot)
         started += 1
-        let (limits, disk) = (limits, disk)
+        let (limits, disk, told) = (limits, disk, onWorkerDone)
         let job: @Sendable () -> PictureFetch.Outcome = {
             guard !flag.isSet else { return .done(.failure(.cancelled)) }
-            return PictureFetch.thumbnail(request.source, width: request.width, height: request.height,
-                                          limits: limits, disk: disk, cancel: flag, network: network)
+            let outcome = PictureFetch.thumbnail(request.source, width: request.width, height: request.height,
+                                                 limits: limits, disk: disk, cancel: flag, network: network)
+            told?(request, network)
+            return outcome
         }
         if runsInline {
             finish(request, job())
         } else {
-            Self.work.async {
+            let slots = network ? networkSlots : fileSlots
+            slots[min(slot, slots.count - 1)].async {
                 let outcome = job()
                 Task { @MainActor [weak self] in self?.finish(request, outcome) }
             }
