@@ -149,8 +149,11 @@ enum RenderBenchmark {
         return stage
     }
 
-    /// The cases of one display, each measured by `measure(name, body)`.
-    static func cases(_ stage: Stage, suffix: String, full: Bool, animation: Bool, measure: (String, () -> Void) -> Void) {
+    /// The cases of one display, each measured by `measure(name, body)`; `page`: also a page
+    /// sliding over the list (the detail page's push: a white page with a title and text, 23
+    /// points further each frame, over a list dimmed by a black view at 0.094).
+    static func cases(_ stage: Stage, suffix: String, full: Bool, animation: Bool, page: Bool = false,
+                      measure: (String, () -> Void) -> Void) {
         // Scrolling: the list moves 7 pt per frame through the middle of the rows.
         var offset = Double(stage.rows.count) * 72 / 2
         measure("list-scroll" + suffix) {
@@ -174,6 +177,35 @@ enum RenderBenchmark {
                 VirtualTimeDriver(stage.host).step(by: 1.0 / 12)
             }
             stage.header.endRefreshing()
+        }
+        if page {
+            let size = stage.runtime.scene.screen.size
+            let root = stage.runtime.scene.screen.rootView
+            let dim = View(frame: Rect(origin: .zero, size: size))
+            dim.backgroundColor = .black
+            dim.alpha = 0.094
+            let sheet = View(frame: Rect(origin: Point(x: size.width, y: 0), size: size))
+            sheet.backgroundColor = .white
+            let title = Label(frame: Rect(x: 16, y: 64, width: size.width - 32, height: 32))
+            title.text = "Departure 12: platform 4, on time"
+            title.font = .bold(22)
+            let body = Label(frame: Rect(x: 16, y: 104, width: size.width - 32, height: 200))
+            body.text = String(repeating: "The train calls at every station on its way. ", count: 6)
+            body.numberOfLines = 0
+            sheet.addSubview(title)
+            sheet.addSubview(body)
+            root.addSubview(dim)
+            root.addSubview(sheet)
+            stage.frame()
+            measure("page-slide" + suffix) {
+                var x = sheet.frame.origin.x - 23
+                if x < 0 { x += size.width }
+                sheet.frame.origin.x = x
+                stage.frame()
+            }
+            sheet.removeFromSuperview()
+            dim.removeFromSuperview()
+            stage.frame()
         }
     }
 
@@ -234,10 +266,10 @@ enum RenderBenchmark {
                 }
                 let headless = try stage(width: width, height: height, rows: rows, fonts: fonts,
                                      display: HeadlessDisplay(width: width, height: height))
-                cases(headless, suffix: "", full: true, animation: true, measure: measure)
+                cases(headless, suffix: "", full: true, animation: true, page: true, measure: measure)
                 let drm = try stage(width: width, height: height, rows: rows, fonts: fonts,
                                 display: try DRMDisplay(drm: MemoryDRM(width: width, height: height)))
-                cases(drm, suffix: "-drm", full: true, animation: true, measure: measure)
+                cases(drm, suffix: "-drm", full: true, animation: true, page: true, measure: measure)
                 drm.display.close()
                 let turned = try stage(width: width, height: height, rows: rows, fonts: fonts,
                                    display: try DRMDisplay(rotation: .clockwise90, drm: MemoryDRM(width: width, height: height)))

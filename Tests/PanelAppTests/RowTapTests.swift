@@ -236,3 +236,118 @@ struct RowTapTests {
         #expect(pages == ["open second-floor", "close second-floor push"])
     }
 }
+
+/// The detail page comes and goes as pages do on a phone: it slides, the list dims behind it,
+/// and a back swipe moves it with the finger (`PageTransition`).
+@MainActor
+@Suite("Pages that move with the finger")
+struct PageTransitionTests {
+    /// Where the page is drawn now, points from open, and how dark the list behind it is.
+    func place(_ kiosk: TapKiosk) -> (x: Double, dim: Double)? {
+        guard let page = kiosk.session.detailPage ?? kiosk.runtime.scene.screen.rootView.subviews.last as? DetailPage,
+              page.superview != nil else { return nil }
+        let dim = kiosk.runtime.scene.screen.rootView.subviews.dropLast().last?.alpha ?? 0
+        return (page.frame.origin.x, dim)
+    }
+
+    /// Taps row 0 and lets `seconds` of its push pass (the page opens at the tap's lift, the
+    /// last of its frames).
+    func open(_ kiosk: TapKiosk, after seconds: Double) {
+        var script = GestureScript(start: kiosk.clock.now + 0.1)
+        script.tap(at: Point(x: 200, y: 36))
+        (try? VirtualKiosk(kiosk.runtime))?.play(script.frames)
+        kiosk.run(for: seconds)
+    }
+
+    @Test("the page slides in over 0.35 s while the list dims, and slides out after Back before it goes")
+    func pushAndPop() throws {
+        let kiosk = try TapKiosk([("rows.tap", "detail")])
+        open(kiosk, after: 0.12)
+        let width = kiosk.runtime.scene.screen.size.width
+        let mid = try #require(place(kiosk))
+        #expect(mid.x > 0 && mid.x < width * 0.9, "0.12 s in: \(mid.x)")
+        #expect(mid.dim > 0 && mid.dim < PageTransition.dimAlpha)
+        kiosk.run(for: 0.3)
+        let open = try #require(place(kiosk))
+        #expect(open.x == 0 && abs(open.dim - PageTransition.dimAlpha) < 1e-9)
+        let page = try #require(kiosk.session.detailPage)
+        kiosk.tap(Point(x: page.backButton.frame.midX, y: page.backButton.frame.midY))
+        #expect(kiosk.session.detailPage == nil && page.superview == nil)
+        let xs = kiosk.trace.compactMap { if case let .page(_, x) = $0 { x } else { nil } }
+        #expect((xs.first ?? 0) > 0 && xs.contains(0) && xs.last == width, "the page lines: \(xs)")
+        #expect(xs.filter { $0 > 0 && $0 < width }.count >= 8, "slid, not jumped: \(xs)")
+    }
+
+    @Test("a back swipe moves the page with the finger")
+    func follows() throws {
+        let kiosk = try TapKiosk([("rows.tap", "detail")])
+        open(kiosk, after: 0.5)
+        var held = GestureScript(start: kiosk.clock.now + 0.1)
+        held.drag(from: Point(x: 4, y: 400), to: Point(x: 144, y: 400), duration: 0.5, hold: 0.3, lift: false)
+        (try? VirtualKiosk(kiosk.runtime))?.play(held.frames)
+        let following = try #require(place(kiosk))
+        #expect(abs(following.x - 140) < 1, "the page is at \(following.x), the finger 140 across")
+        #expect(following.dim < PageTransition.dimAlpha && following.dim > 0)
+        #expect(kiosk.session.detailPage != nil, "still open while the finger is down")
+    }
+
+    @Test("let go short of a third and slowly, the page springs back; past a third, it closes by itself")
+    func settles() throws {
+        let kiosk = try TapKiosk([("rows.tap", "detail")])
+        open(kiosk, after: 0.5)
+        let width = kiosk.runtime.scene.screen.size.width
+        kiosk.drag(from: Point(x: 4, y: 400), to: Point(x: 144, y: 400), duration: 0.5, hold: 0.3)
+        kiosk.run(for: 0.5)
+        #expect(kiosk.session.detailPage != nil, "140 of 480, held before the lift, does not close")
+        #expect(place(kiosk)?.x == 0)
+        kiosk.drag(from: Point(x: 4, y: 400), to: Point(x: width * 0.45, y: 400), duration: 0.8, hold: 0.3)
+        kiosk.run(for: 0.5)
+        #expect(kiosk.session.detailPage == nil)
+        #expect(kiosk.trace.contains { if case .close(_, "detail", "swipe") = $0 { true } else { false } })
+        let xs = kiosk.trace.compactMap { if case let .page(_, x) = $0 { x } else { nil } }
+        #expect((xs.last ?? 0) > width * 0.9, "it slid out: \(xs.suffix(3))")
+    }
+
+    @Test("the golden trace of a page: pushed, a swipe let go short (back open), a swipe past a third (closed)")
+    func goldenTrace() throws {
+        let kiosk = try TapKiosk([("rows.tap", "detail")])
+        let start = kiosk.clock.now
+        kiosk.session.beginTrace(origin: start)
+        open(kiosk, after: 0.5)
+        kiosk.drag(from: Point(x: 4, y: 400), to: Point(x: 124, y: 400), duration: 0.4, hold: 0.3)
+        kiosk.run(for: 0.5)
+        kiosk.drag(from: Point(x: 4, y: 400), to: Point(x: 260, y: 400), duration: 0.4, hold: 0.1)
+        kiosk.run(for: 0.5)
+        let kinds: Set = ["open", "close", "page", "select"]
+        let text = kiosk.trace.filter { kinds.contains($0.kind) }.map(\.json).joined(separator: "\n") + "\n"
+        let path = GoldenTraceTests.folder + "/detail-page.trace"
+        if ProcessInfo.processInfo.environment["PANEL_REFRESH_UPDATE_GOLDEN"] == "1" {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let kept = try fileText(path)
+        #expect(text == kept, "the page's trace differs from Traces/detail-page.trace (scripts/update-golden rewrites it)")
+        // What it shows: the push's lines, a swipe back to 0, a close by swipe.
+        #expect(text.contains(#""kind":"close","page":"detail","how":"swipe""#))
+    }
+
+    @Test("a short flick above 500 points a second closes the page")
+    func flick() throws {
+        let kiosk = try TapKiosk([("rows.tap", "detail")])
+        open(kiosk, after: 0.5)
+        kiosk.drag(from: Point(x: 4, y: 400), to: Point(x: 104, y: 400), duration: 0.08, hold: 0)
+        #expect(kiosk.trace.contains { if case .close(_, "detail", "swipe") = $0 { true } else { false } })
+        kiosk.run(for: 0.5)
+        #expect(kiosk.session.detailPage == nil, "100 points in 80 ms is 1,250 points a second")
+    }
+
+    @Test("right to left: the page comes from the left, and the back swipe starts at the right edge")
+    func rightToLeft() throws {
+        let kiosk = try TapKiosk([("rows.tap", "detail"), ("appearance.locale", "ar")])
+        open(kiosk, after: 0.12)
+        #expect((place(kiosk)?.x ?? 0) < 0)
+        kiosk.run(for: 0.5)
+        let width = kiosk.runtime.scene.screen.size.width
+        kiosk.drag(from: Point(x: width - 4, y: 400), to: Point(x: width * 0.4, y: 400), duration: 0.5, hold: 0.2)
+        #expect(kiosk.session.detailPage == nil)
+    }
+}

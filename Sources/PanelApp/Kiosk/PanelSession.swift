@@ -135,6 +135,12 @@ public final class PanelSession: ListDataSource {
     private var lastPanEnd = -Double.infinity
     /// Whether the pan under way began at the page's leading edge (an edge swipe that may close it).
     private var edgeSwiping = false
+    /// How the open page came and will go (`PageTransition`).
+    private var pageTransition: PageTransition?
+    /// Pages on the screen, the open one and any still sliding out, the topmost last.
+    private var pagesShown: [PageTransition] = []
+    /// Where the topmost page was drawn at the last page line (nil: none was on screen).
+    private var lastPageX: Double?
     /// How near the leading edge a pan must begin to close the page, points: 24 (the width of
     /// UINavigationController's interactive pop area, about the same).
     static let edgeSwipeWidth: Double = 24
@@ -217,6 +223,10 @@ public final class PanelSession: ListDataSource {
         }
         record(.frame(t: now, offsetX: list.contentOffset.x, offsetY: list.contentOffset.y, rows: list.numberOfRows,
                       renderMs: tracesTimings ? renderSeconds * 1000 : nil))
+        // Where a sliding page was drawn, when it moved.
+        let pageX = pagesShown.last?.page.frame.origin.x
+        if let pageX, pageX != lastPageX { record(.page(t: now, x: pageX)) }
+        lastPageX = pageX
     }
 
     fileprivate func record(_ event: TraceEvent) {
@@ -499,7 +509,7 @@ public final class PanelSession: ListDataSource {
     /// Opens the detail page of `row` over the list.
     public func openDetail(row: Int) {
         guard row >= 0, row < items.count else { return }
-        if detailPage != nil { closeDetail(how: "call") }
+        if detailPage != nil { closeDetail(how: "call", animated: false) }
         let page = DetailPage(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator, localizer: statusView.localizer)
         let item = items[row]
         var picture: RowPicture?
@@ -512,7 +522,14 @@ public final class PanelSession: ListDataSource {
         }
         page.show(item, row: row, picture: picture)
         page.backButton.action = { [weak self] in self?.closeDetail(how: "back") }
+        // It slides in from the trailing side over the dimming list.
+        let transition = PageTransition(page: page, over: list, width: scene.screen.size.width,
+                                        rightToLeft: scene.screen.layoutDirection == .rightToLeft, animator: scene.animator)
+        scene.screen.rootView.addSubview(transition.dim)
         scene.screen.rootView.addSubview(page)
+        pageTransition = transition
+        pagesShown.append(transition)
+        transition.push()
         // Pans that start on the page but outside its scroll view (the back control) move the
         // page's text, never the list underneath.
         scene.dispatcher.scrollView = page.scrollView
@@ -520,20 +537,51 @@ public final class PanelSession: ListDataSource {
         record(.open(t: now, page: "detail", row: row))
     }
 
-    /// Closes the detail page (`how`: "back", "swipe", or "call" for the program's own).
-    public func closeDetail(how: String) {
-        guard let page = detailPage else { return }
+    /// Closes the detail page (`how`: "back", "swipe", or "call" for the program's own): it
+    /// slides out over `PageTransition.duration` (`animated` false: at once). The close line is
+    /// the decision's; touches go to the list from then on.
+    public func closeDetail(how: String, animated: Bool = true) {
+        guard detailPage != nil else { return }
+        let transition = pageTransition
+        forgetDetail(how: how)
+        guard let transition else { return }
+        if animated {
+            transition.pop { self.remove(transition) }
+        } else {
+            self.remove(transition)
+        }
+    }
+
+    /// The page is no longer the open one: its picture let go, touches back to the list, the
+    /// close line.
+    private func forgetDetail(how: String) {
         if let request = detailPicture { pictures?.release(request) }
         detailPicture = nil
-        page.removeFromSuperview()
         detailPage = nil
+        pageTransition = nil
         edgeSwiping = false
         scene.dispatcher.scrollView = list
         record(.close(t: now, page: "detail", how: how))
     }
 
-    /// A pan from the page's leading edge towards the other side, a third of the way across or
-    /// flung at 500 points a second, closes the page (UINavigationController's back swipe).
+    /// Takes a page that has slid out (and its dim) off the screen.
+    private func remove(_ transition: PageTransition) {
+        transition.page.removeFromSuperview()
+        transition.dim.removeFromSuperview()
+        pagesShown.removeAll { $0 === transition }
+    }
+
+    /// How far the finger of an edge swipe is from where it came down, inwards: the pan's
+    /// translation and the slop it moved before it was a pan (an ended pan carries no
+    /// location, so the translation it is).
+    private func across(_ e: PanRecognizer.Event) -> Double {
+        let x = e.translation.x + scene.dispatcher.pan.movementAtBegin.x
+        return scene.screen.layoutDirection == .rightToLeft ? -x : x
+    }
+
+    /// A pan from the page's leading edge moves the page with the finger; let go a third of the
+    /// way across or flung at 500 points a second, the page slides out, else back
+    /// (UINavigationController's interactive pop: `PageTransition`).
     private func edgeSwipe(_ e: PanRecognizer.Event) {
         guard detailPage != nil else { return }
         let width = scene.screen.size.width
@@ -546,15 +594,19 @@ public final class PanelSession: ListDataSource {
             // that made it a pan.
             let start = e.location - scene.dispatcher.pan.movementAtBegin
             edgeSwiping = inward(start.x) <= Self.edgeSwipeWidth
+        case .changed:
+            guard edgeSwiping, let transition = pageTransition else { return }
+            transition.follow(across: across(e))
         case .ended:
-            guard edgeSwiping else { return }
+            guard edgeSwiping, let transition = pageTransition else { return }
             edgeSwiping = false
-            // An ended pan carries no location: how far it went is its translation.
-            let across = rightToLeft ? -e.translation.x : e.translation.x
+            transition.follow(across: across(e))
             let speed = rightToLeft ? -e.velocity.x : e.velocity.x
-            if across > width / 3 || (across > 0 && speed > 500) { closeDetail(how: "swipe") }
+            if transition.release(speed: speed, closed: { self.remove(transition) }) { forgetDetail(how: "swipe") }
         case .cancelled:
+            guard edgeSwiping, let transition = pageTransition else { return }
             edgeSwiping = false
+            transition.push()
         default:
             break
         }

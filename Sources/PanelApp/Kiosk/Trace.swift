@@ -30,6 +30,9 @@ public enum TraceEvent: Sendable {
     case command(t: Double, row: Int, result: String)
     /// The retry button of a list that could not load (or is empty) was tapped.
     case retry(t: Double)
+    /// A page over the list (the detail page) is drawn `x` points from where it rests open:
+    /// written with a frame while it slides in or out or follows a back swipe.
+    case page(t: Double, x: Double)
 
     /// A number without trailing zeros (at most 4 decimals), so traces compare as text.
     public static func number(_ v: Double) -> String {
@@ -89,6 +92,8 @@ public enum TraceEvent: Sendable {
             return "{\"t\":\(n(t)),\"kind\":\"retry\"}"
         case let .select(t, row):
             return "{\"t\":\(n(t)),\"kind\":\"select\",\"row\":\(row)}"
+        case let .page(t, x):
+            return "{\"t\":\(n(t)),\"kind\":\"page\",\"x\":\(n(x))}"
         }
     }
 
@@ -97,13 +102,13 @@ public enum TraceEvent: Sendable {
         switch self {
         case let .pan(t, _, _, _, _, _, _), let .state(t, _, _, _), let .refresh(t, _), let .frame(t, _, _, _, _),
              let .error(t, _), let .select(t, _), let .press(t, _, _), let .open(t, _, _), let .close(t, _, _),
-             let .command(t, _, _), let .retry(t):
+             let .command(t, _, _), let .retry(t), let .page(t, _):
             return t
         }
     }
 
     /// The line's `kind`: pan, state, refresh, frame, error, select, press, open, close,
-    /// command or retry.
+    /// command, retry or page.
     public var kind: String {
         switch self {
         case .pan: return "pan"
@@ -117,6 +122,7 @@ public enum TraceEvent: Sendable {
         case .close: return "close"
         case .command: return "command"
         case .retry: return "retry"
+        case .page: return "page"
         }
     }
 }
@@ -137,6 +143,7 @@ extension TraceEvent: Equatable {
         case let (.close(t1, p1, h1), .close(t2, p2, h2)): return t1 == t2 && p1 == p2 && h1 == h2
         case let (.command(t1, r1, s1), .command(t2, r2, s2)): return t1 == t2 && r1 == r2 && s1 == s2
         case let (.retry(t1), .retry(t2)): return t1 == t2
+        case let (.page(t1, x1), .page(t2, x2)): return t1 == t2 && x1 == x2
         default: return false
         }
     }
