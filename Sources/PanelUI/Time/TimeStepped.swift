@@ -37,13 +37,7 @@ public struct VirtualTimeDriver {
     /// Runs everything due until `time` (seconds), drawing only while something moves: idle
     /// time costs no frames. The target's clock ends at `time`.
     public func advance(to time: Double) {
-        target.tick(at: target.now)
-        while target.now < time {
-            guard let wake = target.nextWakeUp else { break }
-            let next = max(wake, target.now + target.frameInterval)
-            if next >= time { break }
-            target.tick(at: next)
-        }
+        advance(before: time)
         if target.now < time { target.tick(at: time) }
     }
 
