@@ -34,7 +34,7 @@ enum DecodeMemory {
 
     /// A field of /proc/self/status, kB.
     static func status(_ field: String) -> Int {
-        let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let text = String(decoding: (try? BoundedFile.read("/proc/self/status", limit: 1 << 16)) ?? [], as: UTF8.self)
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
         }

@@ -113,7 +113,8 @@ public final class ThumbnailLoader: ImageSupplier {
         if kept[request.name] != nil { hits += 1 } else { misses += 1 }
         if kept[request.name] == nil, failed[request.name] == nil, running[request] == nil, !queue.contains(request),
            !networkQueue.contains(request) {
-            queue.append(request)
+            // A URL with no disk cache to look in goes straight to the network lane.
+            if disk == nil && PictureFetch.isURL(request.source) { networkQueue.append(request) } else { queue.append(request) }
             pump()
         }
         return picture(request, size: size)
