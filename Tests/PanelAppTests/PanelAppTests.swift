@@ -3,6 +3,7 @@ import Testing
 @testable import PanelApp
 import PanelInput
 import PanelRefresh
+import PanelRender
 
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("PanelInputTests/Fixtures").path
@@ -230,5 +231,23 @@ struct DemoTests {
             return nil
         })
         #expect(states.isSuperset(of: ["header pulling", "header refreshing", "header idle", "footer refreshing", "footer noMoreData"]))
+        // What the board shows off: a train's page opened and swiped back, a refresh that
+        // failed (and the one after it that did not), and rows in Hebrew and Arabic.
+        #expect(result.trace.contains { if case .open(_, "detail", _) = $0 { true } else { false } })
+        #expect(result.trace.contains { if case .close(_, "detail", "swipe") = $0 { true } else { false } })
+        #expect(result.trace.contains { if case .error(_, let message) = $0 { message.contains("departures.example") } else { false } })
+        #expect(result.trace.filter { if case .refresh(_, "header") = $0 { true } else { false } }.count >= 2)
+    }
+
+    @Test("the demo's board: pictures drawn by the project, delays as badges, places in Hebrew and Arabic")
+    func board() throws {
+        let folder = try scratchDirectory("board")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scene = Scene(size: Size(width: 320, height: 200))
+        let board = try DemoBoard(pages: 3, delay: 0, animator: scene.animator, folder: folder, fonts: try FontLibrary())
+        let page = board.departures(page: 0, pageSize: 20)
+        #expect(page.count == 20 && board.departures(page: 2, pageSize: 20).count == 10 && board.departures(page: 3, pageSize: 20).isEmpty)
+        #expect(page.allSatisfy { FileManager.default.fileExists(atPath: $0.image) && ImageFormat.sniff((try? fileBytes($0.image)) ?? []) == .png })
+        #expect(page.contains { !$0.badge.isEmpty } && page.contains { $0.language == "he" } && page.contains { $0.language == "ar" })
     }
 }

@@ -155,12 +155,17 @@ public enum DemoCommand {
         public var animation: String
         /// Every trace event, in order.
         public var trace: [TraceEvent]
-        /// The frame file showing each key moment: "pulling", "refreshing", "loading",
-        /// "no-more-data" (the first frame drawn after the state was entered).
+        /// The frame file showing each key moment: "first-load" (the Loading view), "detail" (a
+        /// train's page open), "failed" (the refresh that found no server), "pulling",
+        /// "refreshing", "loading", "no-more-data" (the first frame drawn after it).
         public var moments: [String: String]
     }
 
-    /// Plays the scripted session on a `width`×`height` headless display, writing into `directory`.
+    /// Plays the scripted session on a `width`×`height` headless display, writing into `directory`:
+    /// the departures board (`DemoBoard`) loads (the Loading view), a tap opens a train's page,
+    /// which slides in and goes back with an edge swipe; a pull finds the server out of reach
+    /// (the header's failure, then the banner over the rows), the next pull refreshes, and
+    /// swipes up load the pages until there are no more.
     public static func run(width: Int = 800, height: Int = 480, directory: String) throws -> Result {
         let framesDirectory = directory + "/frames"
         try FileManager.default.createDirectory(atPath: framesDirectory, withIntermediateDirectories: true)
@@ -170,8 +175,21 @@ public enum DemoCommand {
         var configuration = Configuration()
         let state = try ScratchDirectory("demo")
         configuration.stateDirectory = state.path
-        let host = try KioskHost.virtual(configuration: configuration, display: display, fonts: fonts,
-                                         source: { _, animator in SampleItemSource(pages: 3, delay: 1, animator: animator) })
+        try configuration.set("rows.tap", "detail")
+        var made: DemoBoard?
+        var madeError: (any Error)?
+        let host = try KioskHost.virtual(configuration: configuration, display: display, fonts: fonts, source: { _, animator in
+            do {
+                let board = try DemoBoard(pages: 3, delay: 1, animator: animator, folder: state.path, fonts: fonts)
+                made = board
+                return board
+            } catch {
+                madeError = error
+                return SampleItemSource(pages: 3, delay: 1, animator: animator)
+            }
+        })
+        if let madeError { throw madeError }
+        guard let board = made else { throw UsageError("the demo's board was not made") }
         let clock = host.clock
         // Frames at 30 Hz keep the folder and the animation small.
         host.frameInterval = 1.0 / 30
@@ -180,12 +198,21 @@ public enum DemoCommand {
         host.runtime.driver.onError = { failure = failure ?? $0 }
         var moments: [String: String] = [:]
         var pending: String?
+        // The first load's own header states are not the moments of the pulls after it.
+        var touched = false
         session.onTrace = { event in
+            if !touched, case .frame = event, moments["first-load"] == nil {
+                moments["first-load"] = framesDirectory + "/frame-" + TextFormat.padded(display.framesPresented, 5) + ".png"
+                return
+            }
+            guard touched else { return }
             switch event {
             case let .state(_, "header", _, to) where to == .pulling && moments["pulling"] == nil: pending = "pulling"
             case let .state(_, "header", _, to) where to == .refreshing && moments["refreshing"] == nil: pending = "refreshing"
             case let .state(_, "footer", _, to) where to == .refreshing && moments["loading"] == nil: pending = "loading"
             case let .state(_, "footer", _, to) where to == .noMoreData: pending = "no-more-data"
+            case let .page(_, x) where x == 0 && moments["detail"] == nil: pending = "detail"
+            case .error where moments["failed"] == nil: pending = "failed"
             case .frame:
                 if let moment = pending {
                     moments[moment] = framesDirectory + "/frame-" + TextFormat.padded(display.framesPresented, 5) + ".png"
@@ -195,18 +222,33 @@ public enum DemoCommand {
             }
         }
         let time = VirtualTimeDriver(host)
-        session.showFirstPage()
-        host.start(at: clock.now, loading: false)
+        session.traceOrigin = clock.now
+        host.start(at: clock.now)
+        time.settle()
         let w = Double(width), h = Double(height)
-        // Pull to refresh: far enough that the rubber band shows 1.5 times the header's
-        // trigger distance, whatever the screen's height.
+        touched = true
+        // A train's page: tapped, read for a moment, swiped back from the leading edge.
+        var tap = GestureScript(start: clock.now + 0.5)
+        tap.tap(at: Point(x: w / 2, y: 72 * 2.5))
+        time.play(tap.frames)
+        time.advance(by: 1.2)
+        var back = GestureScript(start: clock.now + 0.1)
+        back.drag(from: Point(x: 6, y: h / 2), to: Point(x: w * 0.6, y: h / 2), duration: 0.35, hold: 0)
+        time.play(back.frames)
+        time.settle()
+        // Pull to refresh, twice: far enough that the rubber band shows 1.5 times the header's
+        // trigger distance, whatever the screen's height. The first finds the server out of
+        // reach; the second brings the board a minute on.
         let band = RubberBand(dimension: h)
         let pull = min(band.distance(forOverscroll: session.header.height * 1.5) + GestureConstants.touchSlop, h * 0.9)
-        var script = GestureScript(start: clock.now + 0.5)
-        script.drag(from: Point(x: w / 2, y: h * 0.05), to: Point(x: w / 2, y: h * 0.05 + pull), duration: 0.5, hold: 0.2)
-        session.traceOrigin = clock.now + 0.5
-        time.play(script.frames)
-        time.settle()
+        for failing in [true, false] {
+            board.failNext = failing
+            var script = GestureScript(start: clock.now + 0.5)
+            script.drag(from: Point(x: w / 2, y: h * 0.05), to: Point(x: w / 2, y: h * 0.05 + pull), duration: 0.5, hold: 0.2)
+            time.play(script.frames)
+            time.settle()
+            time.advance(by: failing ? 1.5 : 0.3)
+        }
         // Swipe up until everything is loaded.
         for _ in 0..<10 where session.footer.state != .noMoreData {
             var swipe = GestureScript(start: clock.now + 0.3)
