@@ -149,6 +149,17 @@ struct ImageDecoderTests {
         #expect(Self.corners(thumbnail) == Self.upright)
     }
 
+    @Test("interlaced PNGs of every small size decode row by row to the same pixels as a whole decode",
+          arguments: ["1x1", "3x3", "5x2", "17x13"])
+    func interlacedSizes(_ size: String) throws {
+        let path = Self.pictures + "/interlaced-\(size).png"
+        let bytes = try PNG.fileBytes(path)
+        let whole = try PNG.decode(bytes, path: path)
+        let rows = try PNG.reduced(bytes, path: path, atLeast: (whole.width, whole.height))
+        #expect(rows.width == whole.width && rows.height == whole.height)
+        for y in 0..<whole.height { for x in 0..<whole.width { #expect(rows.pixel(x: x, y: y) == whole.pixel(x: x, y: y), "(\(x), \(y))") } }
+    }
+
     @Test("a progressive JPEG or lossless WebP whose decoding would hold more than 7 MiB is refused for a thumbnail, saying what it needs")
     func workMemory() throws {
         let big = TestPictures.quadrants(width: 2400, height: 2400)
