@@ -458,21 +458,16 @@ public struct Configuration: Sendable {
                 problems.append(("data.command", "data.command: \(program) is not an executable file"))
             }
         }
-        if let name = urlPasswordFile {
-            do { _ = try HTTPItemSource.readPassword(name) } catch {
-                // Outside the unit a credential's folder is not set: only a path can be checked here.
-                if name.hasPrefix("/") || getenv("CREDENTIALS_DIRECTORY") != nil {
-                    problems.append(("data.url-password-file", "data.url-password-file: \(error)"))
-                }
+        /// A file a key names by path or as a systemd credential, read as the kiosk reads it.
+        /// Outside the unit a credential's folder is not set: only a path can be checked here.
+        func credential(_ key: String, _ name: String?, _ read: (String) throws -> Void) {
+            guard let name else { return }
+            do { try read(name) } catch {
+                if name.hasPrefix("/") || getenv("CREDENTIALS_DIRECTORY") != nil { problems.append((key, "\(key): \(error)")) }
             }
         }
-        if let name = mqttPasswordFile {
-            do { _ = try HTTPItemSource.readPassword(name, key: "data.mqtt-password-file") } catch {
-                if name.hasPrefix("/") || getenv("CREDENTIALS_DIRECTORY") != nil {
-                    problems.append(("data.mqtt-password-file", "data.mqtt-password-file: \(error)"))
-                }
-            }
-        }
+        credential("data.url-password-file", urlPasswordFile) { _ = try HTTPItemSource.readPassword($0) }
+        credential("data.mqtt-password-file", mqttPasswordFile) { _ = try HTTPItemSource.readPassword($0, key: "data.mqtt-password-file") }
         if let file = mqttCAFile {
             do throws(BoundedFile.Failure) {
                 _ = try BoundedFile.read(file, limit: 1 << 20)
@@ -480,13 +475,7 @@ public struct Configuration: Sendable {
                 problems.append(("data.mqtt-ca-file", "data.mqtt-ca-file: \(file): \(error)"))
             }
         }
-        if let name = headerFile {
-            do { _ = try HTTPItemSource.readHeaders(name) } catch {
-                if name.hasPrefix("/") || getenv("CREDENTIALS_DIRECTORY") != nil {
-                    problems.append(("data.header-file", "data.header-file: \(error)"))
-                }
-            }
-        }
+        credential("data.header-file", headerFile) { _ = try HTTPItemSource.readHeaders($0) }
         if let path = twoLevelImage {
             do { _ = try Appearance.twoLevelImageSize(path, self, screen: screen) } catch {
                 problems.append(("appearance.two-level", (error as? ConfigurationError)?.message ?? "\(error)"))
