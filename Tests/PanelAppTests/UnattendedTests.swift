@@ -463,18 +463,11 @@ struct UnattendedProgramTests {
         for pid in pids(in: dir + "/daemons") { #expect(!outlives(pid), "the daemon \(pid) outlived the kiosk") }
     }
 
-    @Test("a tap command's daemon that clears its environment is ended with the tap's run",
-          .enabled(if: ChildSupervisor.isSubreaperSupported, "needs PR_SET_CHILD_SUBREAPER, which qemu-user does not emulate"))
-    func unmarkedTapDaemon() throws {
-        let (dir, _) = try kiosk()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+    /// A headless kiosk in `dir` over 20 rows whose taps run `command`, the fast-taps
+    /// recording played on it, with its trace in `dir`/trace.
+    func tappingKiosk(_ dir: String, command: String) throws -> ProgramRun {
         let items = (1...20).map { #"{"id": "\#($0)", "title": "row \#($0)"}"# }.joined(separator: ",")
         try "[\(items)]".write(toFile: dir + "/items.json", atomically: true, encoding: .utf8)
-        // Each run waits for its own daemon's line (one more than it found).
-        let command = try script("n=$(cat \(dir)/daemons 2>/dev/null | wc -l)\n"
-            + "env -i /usr/bin/setsid /bin/sh -c 'echo $$ >> \(dir)/daemons; exec /bin/sleep 300' </dev/null >/dev/null 2>&1 &\n"
-            + "while [ \"$(cat \(dir)/daemons 2>/dev/null | wc -l)\" -le \"$n\" ]; do sleep 0.05; done\n")
-        defer { try? FileManager.default.removeItem(atPath: command) }
         try """
             [display]
             backend = headless
@@ -488,8 +481,21 @@ struct UnattendedProgramTests {
             tap = command
             tap-command = \(command)
             """.write(toFile: dir + "/tap.conf", atomically: true, encoding: .utf8)
-        let run = try ProgramRun(["run", "--config", dir + "/tap.conf", "--trace", dir + "/trace",
-                                  "--play", fixtures + "/03-atmel-maxtouch.mt-b.1fg-fast-taps.evemu"])
+        return try ProgramRun(["run", "--config", dir + "/tap.conf", "--trace", dir + "/trace",
+                               "--play", fixtures + "/03-atmel-maxtouch.mt-b.1fg-fast-taps.evemu"])
+    }
+
+    @Test("a tap command's daemon that clears its environment is ended with the tap's run",
+          .enabled(if: ChildSupervisor.isSubreaperSupported, "needs PR_SET_CHILD_SUBREAPER, which qemu-user does not emulate"))
+    func unmarkedTapDaemon() throws {
+        let (dir, _) = try kiosk()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Each run waits for its own daemon's line (one more than it found).
+        let command = try script("n=$(cat \(dir)/daemons 2>/dev/null | wc -l)\n"
+            + "env -i /usr/bin/setsid /bin/sh -c 'echo $$ >> \(dir)/daemons; exec /bin/sleep 300' </dev/null >/dev/null 2>&1 &\n"
+            + "while [ \"$(cat \(dir)/daemons 2>/dev/null | wc -l)\" -le \"$n\" ]; do sleep 0.05; done\n")
+        defer { try? FileManager.default.removeItem(atPath: command) }
+        let run = try tappingKiosk(dir, command: command)
         defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5) }
         let watch = Stopwatch()
         func commandLines() -> Int {
@@ -510,25 +516,9 @@ struct UnattendedProgramTests {
     func tapCommandEnd() throws {
         let (dir, _) = try kiosk()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let items = (1...20).map { #"{"id": "\#($0)", "title": "row \#($0)"}"# }.joined(separator: ",")
-        try "[\(items)]".write(toFile: dir + "/items.json", atomically: true, encoding: .utf8)
         let command = try script("sleep 0.6\n")
         defer { try? FileManager.default.removeItem(atPath: command) }
-        try """
-            [display]
-            backend = headless
-            headless-size = 480x800
-            [state]
-            directory = \(dir)
-            [data]
-            source = file
-            file = \(dir)/items.json
-            [rows]
-            tap = command
-            tap-command = \(command)
-            """.write(toFile: dir + "/tap.conf", atomically: true, encoding: .utf8)
-        let run = try ProgramRun(["run", "--config", dir + "/tap.conf", "--trace", dir + "/trace",
-                                  "--play", fixtures + "/03-atmel-maxtouch.mt-b.1fg-fast-taps.evemu"])
+        let run = try tappingKiosk(dir, command: command)
         defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5) }
         func lines(_ kind: String) -> [String] {
             ((try? fileText(dir + "/trace")) ?? "").split(separator: "\n").map(String.init).filter { $0.contains("\"kind\":\"\(kind)\"") }

@@ -12,6 +12,14 @@ import PanelRefresh
 struct GoldenPageTests {
     static let items = (1...8).map { Item(id: "\($0)", title: "Item \($0)", subtitle: "Row \($0)", body: "The body of item \($0).") }
 
+    /// Taps row 1 of `stage` and lets `seconds` pass.
+    func open(_ stage: GoldenStateTests.Stage, _ time: VirtualTimeDriver, after seconds: Double) {
+        var tap = GestureScript(start: stage.runtime.scene.clock.now + 0.1)
+        tap.tap(at: Point(x: 200, y: 100))
+        time.play(tap.frames)
+        time.advance(by: seconds)
+    }
+
     /// A stage whose rows open the detail page, and its driver.
     func stage(_ settings: [(String, String)] = []) throws -> (GoldenStateTests.Stage, VirtualTimeDriver) {
         let stage = try GoldenStateTests.Stage([("rows.tap", "detail")] + settings, first: .success(Self.items))
@@ -23,10 +31,7 @@ struct GoldenPageTests {
     @Test("halfway through the push: the page comes in from the right over the dimming list")
     func pushing() throws {
         let (stage, time) = try stage()
-        var tap = GestureScript(start: stage.runtime.scene.clock.now + 0.1)
-        tap.tap(at: Point(x: 200, y: 100))
-        time.play(tap.frames)
-        time.advance(by: 0.1)
+        open(stage, time, after: 0.1)
         let x = try #require(stage.session.detailPage).frame.origin.x
         #expect(x > 40 && x < 300, "0.1 s of 0.35, eased out: \(x)")
         try stage.check("page-pushing")
@@ -35,10 +40,7 @@ struct GoldenPageTests {
     @Test("a back swipe held a third of the way: the page under the finger, the list half dimmed")
     func swiping() throws {
         let (stage, time) = try stage()
-        var tap = GestureScript(start: stage.runtime.scene.clock.now + 0.1)
-        tap.tap(at: Point(x: 200, y: 100))
-        time.play(tap.frames)
-        time.advance(by: 0.5)
+        open(stage, time, after: 0.5)
         var swipe = GestureScript(start: stage.runtime.scene.clock.now + 0.1)
         swipe.drag(from: Point(x: 4, y: 200), to: Point(x: 134, y: 200), duration: 0.4, hold: 0.2, lift: false)
         time.play(swipe.frames)
@@ -49,10 +51,7 @@ struct GoldenPageTests {
     @Test("right to left: the page comes in from the left")
     func pushingRightToLeft() throws {
         let (stage, time) = try stage([("appearance.locale", "he")])
-        var tap = GestureScript(start: stage.runtime.scene.clock.now + 0.1)
-        tap.tap(at: Point(x: 200, y: 100))
-        time.play(tap.frames)
-        time.advance(by: 0.1)
+        open(stage, time, after: 0.1)
         #expect(try #require(stage.session.detailPage).frame.origin.x < 0)
         try stage.check("page-pushing-rtl")
     }
