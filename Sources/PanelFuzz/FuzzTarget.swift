@@ -140,6 +140,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     static let pngBudget = 1 << 20
 
     private static func png(_ bytes: [UInt8]) {
+        // Row by row and reduced as it comes, as a thumbnail's PNG is (libpng's full API in C,
+        // CPNGRows): whatever the bytes, a size within the budget or an error.
+        if let reduced = try? PNG.reduced(bytes, path: "fuzz", maxPixels: pngBudget, atLeast: (7, 5)) {
+            guard reduced.width > 0, reduced.height > 0, reduced.width * reduced.height <= pngBudget else {
+                fatalError("reduced to \(reduced.width)x\(reduced.height)")
+            }
+        }
         guard let surface = try? PNG.decode(bytes, path: "fuzz", maxPixels: pngBudget) else { return }
         guard surface.width > 0, surface.height > 0, surface.width * surface.height <= pngBudget else {
             fatalError("decoded \(surface.width)x\(surface.height) past the budget of \(pngBudget) pixels")
