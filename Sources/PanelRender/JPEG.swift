@@ -13,7 +13,8 @@ public enum JPEG {
     public static func size(_ bytes: [UInt8], path: String) throws(RenderError) -> (width: Int, height: Int) {
         let handle = try open(path)
         defer { tjDestroy(handle) }
-        return try header(handle, bytes, path: path)
+        let header = try header(handle, bytes, path: path)
+        return (header.width, header.height)
     }
 
     /// Decodes `bytes` into a premultiplied ARGB surface (opaque: JPEG has no alpha), if the
@@ -25,13 +26,13 @@ public enum JPEG {
                               atLeast: (width: Int, height: Int)? = nil) throws(RenderError) -> Surface {
         let handle = try open(path)
         defer { tjDestroy(handle) }
-        let (width, height) = try header(handle, bytes, path: path)
+        let (width, height, subsampling) = try header(handle, bytes, path: path)
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= maxPixels else {
             throw RenderError.imageTooLarge(path: path, width: width, height: height, maxPixels: maxPixels)
         }
         if atLeast != nil, isProgressive(bytes) {
-            let need = coefficientBytes(width: width, height: height, subsampling: subsampling(handle, bytes))
+            let need = coefficientBytes(width: width, height: height, subsampling: subsampling)
             guard need <= ImageDecoder.maxWorkBytes else {
                 throw RenderError.image(path: path, message: "a progressive JPEG of \(width)x\(height) needs \(need >> 20) MiB to decode, "
                                         + "more than \(ImageDecoder.maxWorkBytes >> 20) MiB: save it as baseline JPEG, or smaller")
@@ -100,28 +101,21 @@ public enum JPEG {
         return Int(Double(blocks) * (1 + 2 * chroma)) * 2
     }
 
-    /// The picture's chroma subsampling (TJSAMP_*), from its header.
-    private static func subsampling(_ handle: tjhandle, _ bytes: [UInt8]) -> Int32 {
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = Int32(TJSAMP_444.rawValue), colorspace: Int32 = 0
-        _ = bytes.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
-        }
-        return subsampling
-    }
-
     private static func open(_ path: String) throws(RenderError) -> tjhandle {
         guard let handle = tjInitDecompress() else { throw RenderError.image(path: path, message: "libjpeg-turbo could not start") }
         return handle
     }
 
-    private static func header(_ handle: tjhandle, _ bytes: [UInt8], path: String) throws(RenderError) -> (width: Int, height: Int) {
+    /// The stored size and the chroma subsampling (TJSAMP_*) from the header.
+    private static func header(_ handle: tjhandle, _ bytes: [UInt8], path: String) throws(RenderError)
+        -> (width: Int, height: Int, subsampling: Int32) {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let status = bytes.withUnsafeBufferPointer { buffer in
             tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
         }
         guard status == 0 else { throw RenderError.image(path: path, message: errorText(handle)) }
         guard width > 0, height > 0 else { throw RenderError.image(path: path, message: "empty image") }
-        return (Int(width), Int(height))
+        return (Int(width), Int(height), subsampling)
     }
 
     private static func errorText(_ handle: tjhandle) -> String {

@@ -21,7 +21,7 @@ public enum ItemCoverage {
 
         /// One line for the operator: the item, the field, the characters and what draws them.
         public var description: String {
-            let shown = scalars.prefix(8).map { "U+" + String($0, radix: 16, uppercase: true).leftPadded(to: 4) }
+            let shown = scalars.prefix(8).map(WritingSystem.codePoint)
                 .joined(separator: " ") + (scalars.count > 8 ? " and \(scalars.count - 8) more" : "")
             return "item \"\(item)\": its \(field) has \(shown) (\(scripts.joined(separator: ", "))), which no installed face draws:"
                 + " install \(advice.joined(separator: " or "))"
@@ -57,8 +57,4 @@ public enum ItemCoverage {
         let bytes = try BoundedFile.read(path, limit: ItemParser.maxBytes + 1)
         return findings(try ItemParser.parse(Data(bytes), source: path, fields: fields), fonts: fonts)
     }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

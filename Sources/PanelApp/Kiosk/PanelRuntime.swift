@@ -115,7 +115,7 @@ public final class PanelRuntime {
         fonts.language = FontLibrary.languageTag(locale: configuration.locale ?? host.language)
         // Boxes on the glass are said in the journal, once per script, with what draws them.
         fonts.onUncovered = { script, scalar, advice, text in
-            Log.warning("text: no installed face draws \(script) (U+\(String(scalar, radix: 16, uppercase: true)) in \"\(text)\"): it shows as boxes; install \(advice)")
+            Log.warning("text: no installed face draws \(script) (\(WritingSystem.codePoint(scalar)) in \"\(text)\"): it shows as boxes; install \(advice)")
         }
         lastUpdatedStore = FileLastUpdatedStore(path: configuration.stateDirectory + "/last-updated.json")
         switch content {

@@ -95,7 +95,10 @@ public final class ThumbnailLoader: ImageSupplier {
     /// Jobs waiting or running now.
     public var pending: Int { queue.count + networkQueue.count + running.count }
     /// Downloads under way now.
-    public var downloading: Int { running.values.filter(\.network).count }
+    public var downloading: Int { running(network: true) }
+
+    /// Jobs under way in a lane.
+    private func running(network: Bool) -> Int { running.values.filter { $0.network == network }.count }
 
     /// A loader keeping `budget` bytes of decoded pictures, reading `workers` files (or disk
     /// copies) and running `fetches` downloads at once.
@@ -156,10 +159,10 @@ public final class ThumbnailLoader: ImageSupplier {
     /// Starts waiting jobs while their lane has a free worker: the network lane first (its
     /// jobs wait on a server, not on the CPU), then the file lane.
     private func pump() {
-        while running.values.filter(\.network).count < fetches, let request = networkQueue.popLast() {
+        while running(network: true) < fetches, let request = networkQueue.popLast() {
             start(request, network: true)
         }
-        while running.values.filter({ !$0.network }).count < workers, let request = queue.popLast() {
+        while running(network: false) < workers, let request = queue.popLast() {
             start(request, network: false)
         }
     }
