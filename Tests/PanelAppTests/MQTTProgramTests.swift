@@ -114,6 +114,7 @@ struct MQTTProgramTests {
         for (name, password) in [("right", "s3cret\n"), ("wrong", "nope\n"), ("locked", "pw\n")] {
             try password.write(toFile: secrets + "/" + name, atomically: true, encoding: .utf8)
         }
+        // Each its own id: kiosks of one machine would else share it and take it from each other.
         func kiosk(_ user: String, _ secret: String) throws -> (ProgramRun, String, String) {
             try startControlledKiosk("""
                 [data]
@@ -122,6 +123,7 @@ struct MQTTProgramTests {
                 mqtt-topic = board/list
                 mqtt-user = \(user)
                 mqtt-password-file = \(secrets)/\(secret)
+                mqtt-client-id = \(user)-\(secret)
                 """)
         }
         let (good, goodDir, goodSocket) = try kiosk("hall", "right")
@@ -143,6 +145,35 @@ struct MQTTProgramTests {
         let denied = try Self.broker(lockedSocket)
         #expect(denied?.problem?.contains("Not authorized") == true && denied?.status.contains("; broker: the broker refused the panel's message") == true,
                 "\(String(describing: denied))")
+    }
+
+    @Test("two kiosks with one client id: each is told, and they take the connection from each other less and less often")
+    func sharedClientID() throws {
+        let broker = try TestBroker()
+        try broker.publish("board/list", Self.items(2, "twin"), retain: true)
+        let config = """
+            [data]
+            source = mqtt
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            mqtt-topic = board/list
+            mqtt-client-id = twin
+            """
+        let (first, firstDir, _) = try startControlledKiosk(config)
+        defer { kill(first.process.processIdentifier, SIGKILL); _ = first.finish(timeout: 5); try? FileManager.default.removeItem(atPath: firstDir) }
+        #expect(first.wait(for: "mqtt: connected", timeout: 10), "\(first.log)")
+        let (second, secondDir, _) = try startControlledKiosk(config)
+        defer { kill(second.process.processIdentifier, SIGKILL); _ = second.finish(timeout: 5); try? FileManager.default.removeItem(atPath: secondDir) }
+        #expect(second.wait(for: "mqtt: connected", timeout: 10), "\(second.log)")
+        let hint = "does another client use the id twin? Each panel needs its own"
+        #expect(first.wait(for: hint, timeout: 5), "\(first.log)")
+        // Each loss within a minute of connecting is one more failure in a row: the waits are
+        // drawn from [1/2, 1] of 1, 2, 4, 8 s, so in 8 s after both were connected the two
+        // connect again at most 6 times (0.5, 1, 2, 3, 5, 7 s at the shortest draws); a back-off
+        // that began anew at each connection would take it every second or sooner: 8 or more.
+        let logs = [first.readLog(for: 8), second.readLog(for: 0.1)]
+        let connections = logs.map { $0.components(separatedBy: "mqtt: connected to").count - 1 }.reduce(0, +)
+        #expect(connections >= 3 && connections <= 8, "\(connections) connections:\n\(logs[0])\n\(logs[1])")
+        #expect(second.log.contains(hint), "\(second.log)")
     }
 
     @Test("a trigger message refreshes an HTTP source within trigger-jitter, once")

@@ -60,6 +60,12 @@ final class ProgramRun {
         return true
     }
 
+    /// Reads stderr for `seconds` (or to its end) and gives the log so far.
+    func readLog(for seconds: Double) -> String {
+        _ = wait(for: "\u{0}", timeout: seconds)
+        return log
+    }
+
     /// The exit code, or nil when a signal ended it or it was still running after `timeout`
     /// seconds (it is then killed: a test must fail, not hang).
     func finish(timeout: Double = 60) -> Int32? {

@@ -45,8 +45,9 @@ public final class FleetLink {
         /// Connecting since this time (a TCP connection, TLS, CONNECT), after `failures`
         /// failures in a row (a refusal or a loss of this try counts on from them).
         case connecting(since: Double, failures: Int)
-        /// Connected since this time.
-        case connected(since: Double)
+        /// Connected since this time, after `failures` failures in a row before it: they count
+        /// on when the broker drops it within ``shortLived`` seconds.
+        case connected(since: Double, failures: Int)
         /// Waiting to try again at `retry`, after `failures` failures in a row; `reason`: the last.
         case waiting(retry: Double, failures: Int, reason: String)
     }
@@ -116,6 +117,11 @@ public final class FleetLink {
         settings.triggerJitter = c.refreshTriggerJitter
         return settings
     }
+
+    /// A connection the broker drops sooner than this (seconds) counts as one more failure in a
+    /// row, so the back-off grows: two panels with one id, each taking it from the other, wait
+    /// longer each time instead of a second. A minute: the back-off's ceiling, and one keepalive.
+    public nonisolated static let shortLived = 60.0
 
     /// What the status topic says of a panel that is gone (the last will, and a clean stop).
     public nonisolated static let offline = #"{"online":false}"#
@@ -252,9 +258,8 @@ public final class FleetLink {
         for event in events {
             switch event {
             case .connected:
-                state = .connected(since: now)
+                state = .connected(since: now, failures: failures)
                 lastContact = now
-                said = []
                 refusal = nil
                 Log.info("mqtt: connected to \(settings.connection.host):\(settings.connection.port) as \(settings.connection.clientID)"
                          + (settings.listTopic.map { "; the list from \($0)" } ?? "") + "; status on \(settings.statusTopic)")
@@ -285,9 +290,24 @@ public final class FleetLink {
             case .disconnected(let reason):
                 // A refusal is followed by the socket's close: one failure, its reason kept.
                 if case .waiting = state { continue }
-                if case .connected = state { lastContact = now }
                 socketGeneration += 1
-                fail(reason.map { "connection lost: \($0)" } ?? "disconnected", at: now, failures: failures + 1)
+                let lost = reason.map { "connection lost: \($0)" } ?? "disconnected"
+                guard case .connected(let since, let before) = state else {
+                    fail(lost, at: now, failures: failures + 1)
+                    continue
+                }
+                lastContact = now
+                guard let reason, now - since < Self.shortLived else {
+                    said = []
+                    fail(lost, at: now, failures: 1)
+                    continue
+                }
+                // Dropped as soon as it was made: most often a second client that took the same
+                // id (Mosquitto closes the older one without a word), and the two would take it
+                // from each other every second were the back-off to start again each time.
+                fail("connection lost within a minute of connecting: \(reason) (does another client use the id "
+                     + "\(settings.connection.clientID)? Each panel needs its own: /etc/machine-id, or data.mqtt-client-id)",
+                     at: now, failures: before + 1)
             }
         }
     }
