@@ -11,6 +11,25 @@ public enum TextFormat {
         return sign + String(repeating: "0", count: max(0, width - sign.count - digits.count)) + digits
     }
 
+    /// `s` with backslash, double quote and line feed escaped, as Prometheus' label values want
+    /// them; `json`: also carriage return, tab (`\r`, `\t`) and the other control characters
+    /// (`\u00XX`), as a JSON string must have them (RFC 8259 section 7).
+    public static func escaped(_ s: String, json: Bool = false) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r" where json: out += "\\r"
+            case "\t" where json: out += "\\t"
+            case _ where json && scalar.value < 0x20: out += "\\u" + hex(scalar.value, 4)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// `%0Nx`: lower-case hex, zero-padded to `width`.
     public static func hex<T: BinaryInteger>(_ value: T, _ width: Int) -> String {
         let digits = String(value, radix: 16)

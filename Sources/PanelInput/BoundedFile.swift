@@ -30,6 +30,16 @@ public enum BoundedFile {
             case .notRegular(let kind): return "\(kind), not a regular file"
             }
         }
+
+        /// Why the file could not be read, as the kiosk's messages say it ("cannot read the file:
+        /// it is a FIFO, not a regular file"); `tooLarge` says the limit, in MiB when whole.
+        public func explanation(limit: Int) -> String {
+            switch self {
+            case .unreadable(let code): return "cannot read the file: \(String(cString: strerror(code)))"
+            case .tooLarge: return "larger than " + (limit >= 1 << 20 && limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes")
+            case .notRegular(let kind): return "cannot read the file: it is \(kind), not a regular file"
+            }
+        }
     }
 
     /// What may be read.

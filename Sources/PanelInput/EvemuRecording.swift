@@ -54,12 +54,8 @@ public struct EvemuRecording: Sendable, Hashable {
         do {
             // A recording may be piped in (`replay /dev/stdin`); it is still bounded in size.
             bytes = try BoundedFile.read(path, limit: maxBytes, accepts: .streams)
-        } catch .tooLarge {
-            throw EvemuError(file: path, line: 0, reason: "larger than \(maxBytes >> 20) MiB")
-        } catch .unreadable(let code) {
-            throw EvemuError(file: path, line: 0, reason: "cannot read: \(String(cString: strerror(code)))")
-        } catch .notRegular(let kind) {
-            throw EvemuError(file: path, line: 0, reason: "cannot read: \(kind)")
+        } catch {
+            throw EvemuError(file: path, line: 0, reason: error.explanation(limit: maxBytes))
         }
         // Device names may hold any bytes; decode leniently rather than refuse the file.
         return String(decoding: bytes, as: UTF8.self)

@@ -9,6 +9,23 @@ public protocol LoadMoreComponent: RefreshComponent {
     /// Leaves `noMoreData` for `idle`.
     @discardableResult
     func resetNoMoreData() -> Bool
+    /// Whether a failed load stays in `failed` until the user retries it.
+    var keepsFailedState: Bool { get set }
+}
+
+extension LoadMoreComponent {
+    /// Ends the load (if one runs) and stays in `noMoreData` until `resetNoMoreData()`,
+    /// whatever else is called (trap T5). Returns false if already there.
+    @discardableResult
+    public func endRefreshingWithNoMoreData(completion: RefreshComponent.Action? = nil) -> Bool {
+        // Said again while already there still counts as said now (the machine notes it): a
+        // header refresh that ends in the same turn must not reset it.
+        enterNoMoreData(completion: completion)
+    }
+
+    /// Leaves `noMoreData` for `idle`; returns false in any other state.
+    @discardableResult
+    public func resetNoMoreData() -> Bool { leaveNoMoreData() }
 }
 
 extension RefreshFooter: LoadMoreComponent {}

@@ -207,6 +207,8 @@ open class RefreshComponent: View, ScrollViewObserver {
         settings.finishedDisplayDuration = finishedDisplayDuration
         settings.minimumRefreshingDuration = minimumRefreshingDuration
         settings.onPresentedScreen = isOnPresentedScreen
+        // The footers and the trailer keep a failure as their option says; a header never does.
+        settings.keepsFailure = (self as? any LoadMoreComponent)?.keepsFailedState ?? false
     }
 
     /// Tells the machine the component's settings when they differ from what it has: every

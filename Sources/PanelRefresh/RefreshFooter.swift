@@ -22,28 +22,9 @@ open class RefreshFooter: RefreshComponent {
     /// explicit `beginRefreshing()` always works.
     public var loadsWhileHeaderRefreshing = false
 
-    /// Ends the refresh (if one runs) and stays in `noMoreData` until `resetNoMoreData()`,
-    /// whatever else is called (trap T5). Returns false if already there.
-    @discardableResult
-    public func endRefreshingWithNoMoreData(completion: Action? = nil) -> Bool {
-        // Said again while already there still counts as said now (the machine notes it): a
-        // header refresh that ends in the same turn must not reset it.
-        enterNoMoreData(completion: completion)
-    }
-
-    /// Leaves `noMoreData` for `idle`; returns false in any other state.
-    @discardableResult
-    public func resetNoMoreData() -> Bool { leaveNoMoreData() }
-
     /// A failed load leaves the footer in `failed` ("Could not load. Tap to retry.") until a
     /// tap, a new drag or pull, or `beginRefreshing()` retries it.
     public var keepsFailedState = true { didSet { settingsDidChange() } }
-
-    /// Both footers keep a failure as the option says.
-    override func fillCommonSettings(_ settings: inout RefreshSettings) {
-        super.fillCommonSettings(&settings)
-        settings.keepsFailure = keepsFailedState
-    }
 
     /// Whether automatic triggers must hold back because the header refreshes.
     var blockedByHeader: Bool {

@@ -22,25 +22,9 @@ open class Trailer: RefreshComponent {
         autoresizingMask = .flexibleHeight
     }
 
-    /// Ends the refresh (if one runs) and stays in `noMoreData` until `resetNoMoreData()`.
-    @discardableResult
-    public func endRefreshingWithNoMoreData(completion: Action? = nil) -> Bool {
-        enterNoMoreData(completion: completion)
-    }
-
-    /// Leaves `noMoreData` for `idle`; returns false in any other state.
-    @discardableResult
-    public func resetNoMoreData() -> Bool { leaveNoMoreData() }
-
     /// A failed load leaves the trailer in `failed` ("Failed. Swipe to retry") until a new
     /// swipe past the end or `beginRefreshing()` retries it, as the footers keep theirs.
     public var keepsFailedState = true { didSet { settingsDidChange() } }
-
-    /// The trailer keeps a failure as the option says.
-    override func fillCommonSettings(_ settings: inout RefreshSettings) {
-        super.fillCommonSettings(&settings)
-        settings.keepsFailure = keepsFailedState
-    }
 
     /// Makes the scroll view bounce horizontally only, applies the maximum drag, goes to the last column's end.
     open override func didAttach(to scrollView: ScrollView) {

@@ -233,7 +233,7 @@ func checkItems(_ path: String, config: String?) throws -> Int32 {
         let errors = Configuration.check(path: config)
         for error in errors { Log.error("\(error)") }
         failed = !errors.isEmpty
-        if let configuration = try? Configuration.load(path: config) { fields = RunCommand.fields(for: configuration) }
+        if let configuration = try? Configuration.load(path: config) { fields = configuration.rowFields }
     }
     let findings = try ItemCoverage.check(path: path, fields: fields, fonts: try FontLibrary())
     for finding in findings { print("check: \(path): \(finding)") }

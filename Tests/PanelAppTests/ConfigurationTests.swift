@@ -42,7 +42,7 @@ struct ConfigurationTests {
         #expect(c.positionAxes?.x == AbsCode.z && c.positionAxes?.y == AbsCode.rx)
         #expect(c.backend == .headless && c.mode?.width == 1280)
         #expect(c.locale == "ru_RU.UTF-8" && c.footer == .backNormal && c.labelColor == Color(red: 0x11, green: 0x22, blue: 0x33))
-        #expect(c.titleField == "name")
+        #expect(c.rowFields.title == "name")
     }
 
     @Test("errors name the file and line", arguments: [

@@ -18,7 +18,7 @@ struct ItemTextTests {
         fields.language = "locale"
         let renamed = try ItemParser.parse(Data(#"[{"title": "a", "locale": "uk"}]"#.utf8), source: "test", fields: fields)
         #expect(renamed.first?.language == "uk")
-        #expect(try Configuration.parse("[rows]\nlang = locale\n", file: "test").languageField == "locale")
+        #expect(try Configuration.parse("[rows]\nlang = locale\n", file: "test").rowFields.language == "locale")
     }
 
     /// A fontconfig configuration with DejaVu alone: what a panel without the recommended fonts has.

@@ -72,22 +72,12 @@ public enum RunCommand {
         }
     }
 
-    /// The item fields `[rows]` names.
-    public static func fields(for configuration: Configuration) -> ItemParser.Fields {
-        var fields = ItemParser.Fields(title: configuration.titleField, subtitle: configuration.subtitleField)
-        (fields.image, fields.detail, fields.badge, fields.body) = (configuration.imageField, configuration.detailField,
-                                                                    configuration.badgeField, configuration.bodyField)
-        fields.id = configuration.idField
-        fields.language = configuration.languageField
-        return fields
-    }
-
     /// The data source the configuration names; `inline`: its work answers before `load`
     /// returns (virtual time); `mqtt`: the broker link's list, for `data.source = mqtt`
     /// (without one, a list that waits for messages that never come).
     public static func source(for configuration: Configuration, animator: Animator, inline: Bool = false,
                               mqtt: MQTTListSource? = nil) -> any ItemSource {
-        let fields = fields(for: configuration)
+        let fields = configuration.rowFields
         switch configuration.source {
         case .sample:
             return SampleItemSource(pages: 5, delay: configuration.refreshSeconds, animator: animator)

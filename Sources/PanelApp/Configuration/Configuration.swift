@@ -147,24 +147,9 @@ public struct Configuration: Sendable {
     public var pageSize = 20
     /// `data.refresh-seconds`: how long the sample source takes, seconds.
     public var refreshSeconds = 1.0
-    /// `rows.title`: the item field shown as a row's title.
-    public var titleField = "title"
-    /// `rows.subtitle`: the item field shown under it.
-    public var subtitleField = "subtitle"
-    /// `rows.image`: the item field holding the row's picture (a path or an http(s) URL).
-    public var imageField = "image"
-    /// `rows.detail`: the item field shown at the row's trailing edge.
-    public var detailField = "detail"
-    /// `rows.badge`: the item field shown in the row's badge.
-    public var badgeField = "badge"
-    /// `rows.body`: the item field the detail page shows.
-    public var bodyField = "body"
-    /// `rows.id`: the item field holding its stable id (else its title is its id), by which a
-    /// refresh keeps the reader's place.
-    public var idField = "id"
-    /// `rows.lang`: the item field holding the language of its texts (a BCP 47 tag: "ja",
-    /// "sr"), which they are shaped in instead of the panel's.
-    public var languageField = "lang"
+    /// `[rows]`' title, subtitle, image, detail, badge, body, id and lang: the item fields a
+    /// row and its detail page show, and those that identify an item and name its language.
+    public var rowFields = ItemParser.Fields()
     /// What a tap on a row does (`rows.tap`).
     public enum TapAction: String, Sendable, CaseIterable {
         /// Nothing (a trace line).
@@ -502,10 +487,8 @@ public struct Configuration: Sendable {
             bytes = try BoundedFile.read(path, limit: 1 << 20)
         } catch .tooLarge {
             throw ConfigurationError(file: path, line: 0, message: "larger than 1 MiB: not a configuration file")
-        } catch .unreadable(let code) {
-            throw ConfigurationError(file: path, line: 0, message: "cannot read the file: \(String(cString: strerror(code)))")
-        } catch .notRegular(let kind) {
-            throw ConfigurationError(file: path, line: 0, message: "cannot read the file: it is \(kind), not a regular file")
+        } catch {
+            throw ConfigurationError(file: path, line: 0, message: error.explanation(limit: 1 << 20))
         }
         return bytes
     }
@@ -618,6 +601,11 @@ public struct Configuration: Sendable {
         static func size(_ v: String) throws -> (Int, Int) {
             do { return try ScreenOptions.parse(v) } catch { throw ValueError(message: "\"\(v)\" is not WIDTHxHEIGHT") }
         }
+        /// A topic to publish on or subscribe to: one name, no wildcards.
+        static func topic(_ v: String) throws -> String {
+            guard !v.isEmpty, !v.contains("#"), !v.contains("+") else { throw ValueError(message: "\"\(v)\" is not a topic name (no wildcards)") }
+            return v
+        }
         static func path(_ v: String) throws -> String {
             guard v.hasPrefix("/") else { throw ValueError(message: "\"\(v)\" is not an absolute path") }
             return v
@@ -648,10 +636,7 @@ public struct Configuration: Sendable {
             Key(section: "data", name: "mqtt-url", doc: "the MQTT broker, mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (8883, TLS with the system's CAs or data.mqtt-ca-file): the list's source with data.source = mqtt, and with any source the broker the panel reports its state to (mqtt.status-topic)") {
                 $0.mqttBroker = try MQTTAddress(parsing: $1)
             },
-            Key(section: "data", name: "mqtt-topic", doc: "the topic whose messages are the list, a JSON document of items as data.file holds (normally retained, so the broker hands the current list to every panel that connects); each message replaces the list as a refresh does") {
-                guard !$1.isEmpty, !$1.contains("#"), !$1.contains("+") else { throw ValueError(message: "\"\($1)\" is not a topic name (no wildcards)") }
-                $0.mqttTopic = $1
-            },
+            Key(section: "data", name: "mqtt-topic", doc: "the topic whose messages are the list, a JSON document of items as data.file holds (normally retained, so the broker hands the current list to every panel that connects); each message replaces the list as a refresh does") { $0.mqttTopic = try topic($1) },
             Key(section: "data", name: "mqtt-user", doc: "the user the broker knows the panel as") { $0.mqttUser = $1.isEmpty ? nil : $1 },
             Key(section: "data", name: "mqtt-password-file", doc: "a file whose first line is data.mqtt-user's password: an absolute path, or the name of a systemd credential (LoadCredential=NAME:PATH), read from $CREDENTIALS_DIRECTORY at each connection") {
                 guard !$1.isEmpty, !$1.contains("\0") else { throw ValueError(message: "\"\($1)\" is not a path or a credential's name") }
@@ -668,15 +653,15 @@ public struct Configuration: Sendable {
             Key(section: "data", name: "timeout", doc: "seconds a command or request may take (0.1 to 600)") { $0.timeout = try number($1, 0.1...600) },
             Key(section: "data", name: "page-size", doc: "items per page; a shorter page means no more data (1 to 1000)") { $0.pageSize = try integer($1, 1...1000) },
             Key(section: "data", name: "refresh-seconds", doc: "how long the sample source takes to load, seconds (0 to 60)") { $0.refreshSeconds = try number($1, refreshSecondsRange) },
-            Key(section: "rows", name: "title", doc: "the item field shown as a row's title") { $0.titleField = $1 },
-            Key(section: "rows", name: "subtitle", doc: "the item field shown under it") { $0.subtitleField = $1 },
-            Key(section: "rows", name: "image", doc: "the item field holding the row's picture: an absolute file path or an http(s) URL of a PNG, JPEG or WebP (told by its bytes). When any item of the list has one, every row gets a picture column, with a placeholder while it loads and a broken mark when it cannot be shown") { $0.imageField = $1 },
+            Key(section: "rows", name: "title", doc: "the item field shown as a row's title") { $0.rowFields.title = $1 },
+            Key(section: "rows", name: "subtitle", doc: "the item field shown under it") { $0.rowFields.subtitle = $1 },
+            Key(section: "rows", name: "image", doc: "the item field holding the row's picture: an absolute file path or an http(s) URL of a PNG, JPEG or WebP (told by its bytes). When any item of the list has one, every row gets a picture column, with a placeholder while it loads and a broken mark when it cannot be shown") { $0.rowFields.image = $1 },
             Key(section: "rows", name: "image-size", doc: "the picture's side, points (16 to 200; 56); it is decoded once at this size and the screen's scale, filling the square (the middle of a picture of another shape is kept)") { $0.imageSize = try number($1, 16...200) },
-            Key(section: "rows", name: "detail", doc: "the item field shown at the row's trailing edge on one line (a time, a price, a status; a number is shown as it is)") { $0.detailField = $1 },
-            Key(section: "rows", name: "badge", doc: "the item field shown in a small red badge after the detail (a count, \"new\")") { $0.badgeField = $1 },
-            Key(section: "rows", name: "body", doc: "the item field the detail page shows under the title, wrapped and scrollable (rows.tap = detail)") { $0.bodyField = $1 },
-            Key(section: "rows", name: "lang", doc: "the item field holding the language of its texts, a BCP 47 tag (ja, zh-Hant, sr): its rows and detail page are shaped in that language's forms (Han as in Japanese, Serbian Cyrillic) and drawn with a face made for it where one is installed; without it, the panel's language") { $0.languageField = $1 },
-            Key(section: "rows", name: "id", doc: "the item field holding its stable id, a string or a number (an item without one is known by its title). After a refresh the row at the top of the screen stays where it was when its id is still in the list; else the offset stays") { $0.idField = $1 },
+            Key(section: "rows", name: "detail", doc: "the item field shown at the row's trailing edge on one line (a time, a price, a status; a number is shown as it is)") { $0.rowFields.detail = $1 },
+            Key(section: "rows", name: "badge", doc: "the item field shown in a small red badge after the detail (a count, \"new\")") { $0.rowFields.badge = $1 },
+            Key(section: "rows", name: "body", doc: "the item field the detail page shows under the title, wrapped and scrollable (rows.tap = detail)") { $0.rowFields.body = $1 },
+            Key(section: "rows", name: "lang", doc: "the item field holding the language of its texts, a BCP 47 tag (ja, zh-Hant, sr): its rows and detail page are shaped in that language's forms (Han as in Japanese, Serbian Cyrillic) and drawn with a face made for it where one is installed; without it, the panel's language") { $0.rowFields.language = $1 },
+            Key(section: "rows", name: "id", doc: "the item field holding its stable id, a string or a number (an item without one is known by its title). After a refresh the row at the top of the screen stays where it was when its id is still in the list; else the offset stays") { $0.rowFields.id = $1 },
             Key(section: "rows", name: "tap", doc: "what a tap on a row does: none, detail (a page with the item's picture, title and body, closed by its back control or a swipe from the leading edge) or command (rows.tap-command runs with the item) or publish (the item's JSON, as a tap command's stdin, published to mqtt.tap-topic on data.mqtt-url's broker)") {
                 $0.tapAction = try choice($1, TapAction.self)
             },
@@ -785,10 +770,7 @@ public struct Configuration: Sendable {
             Key(section: "refresh", name: "auto-style", doc: "how the kiosk's own refreshes show: silent (the rows change in place, the row at the top of the screen kept where it is, the header's time set; the default) or header (the header opens, spins and closes, as a pull would; the list goes to its top)") {
                 $0.autoStyle = try choice($1, PanelSession.AutoStyle.self)
             },
-            Key(section: "refresh", name: "trigger-topic", doc: "a topic on data.mqtt-url's broker: any message there starts a refresh of the list, whatever its source, after a random delay of up to trigger-jitter seconds, so a fleet told at once does not ask its server in the same second") {
-                guard !$1.isEmpty, !$1.contains("#"), !$1.contains("+") else { throw ValueError(message: "\"\($1)\" is not a topic name (no wildcards)") }
-                $0.refreshTriggerTopic = $1
-            },
+            Key(section: "refresh", name: "trigger-topic", doc: "a topic on data.mqtt-url's broker: any message there starts a refresh of the list, whatever its source, after a random delay of up to trigger-jitter seconds, so a fleet told at once does not ask its server in the same second") { $0.refreshTriggerTopic = try topic($1) },
             Key(section: "refresh", name: "trigger-jitter", doc: "the longest delay before a refresh a trigger-topic message starts, seconds, 0 to 3600 (5)") {
                 $0.refreshTriggerJitter = try number($1, 0...3600)
             },
@@ -817,21 +799,12 @@ public struct Configuration: Sendable {
             Key(section: "state", name: "metrics-seconds", doc: "seconds between writes of the metrics file, 1 to 3600 (60)") {
                 $0.metricsSeconds = try number($1, 1...3600)
             },
-            Key(section: "mqtt", name: "status-topic", doc: "where the panel publishes its state, retained: the JSON of panel-refresh ctl status with \"online\": true, at connect and at every change of state (a refresh's result, blank, wake, an error); the broker replaces it with {\"online\": false} (the last will) when the panel drops off. CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/status)") {
-                guard !$1.isEmpty, !$1.contains("#"), !$1.contains("+") else { throw ValueError(message: "\"\($1)\" is not a topic name (no wildcards)") }
-                $0.mqttStatusTopic = $1
-            },
-            Key(section: "mqtt", name: "tap-topic", doc: "where rows.tap = publish sends a tapped row's item, as JSON (not retained); CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/tap)") {
-                guard !$1.isEmpty, !$1.contains("#"), !$1.contains("+") else { throw ValueError(message: "\"\($1)\" is not a topic name (no wildcards)") }
-                $0.mqttTapTopic = $1
-            },
+            Key(section: "mqtt", name: "status-topic", doc: "where the panel publishes its state, retained: the JSON of panel-refresh ctl status with \"online\": true, at connect and at every change of state (a refresh's result, blank, wake, an error); the broker replaces it with {\"online\": false} (the last will) when the panel drops off. CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/status)") { $0.mqttStatusTopic = try topic($1) },
+            Key(section: "mqtt", name: "tap-topic", doc: "where rows.tap = publish sends a tapped row's item, as JSON (not retained); CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/tap)") { $0.mqttTapTopic = try topic($1) },
             Key(section: "mqtt", name: "commands", doc: "whether refresh, blank and wake published on mqtt.command-topic act as panel-refresh ctl does (true/false; false: whoever may publish there could blank the panel, so it is asked for)") {
                 $0.mqttCommands = try boolean($1)
             },
-            Key(section: "mqtt", name: "command-topic", doc: "where commands come with mqtt.commands = true; CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/command). A fleet-wide topic may be named too: every panel subscribed acts") {
-                guard !$1.isEmpty, !$1.contains("#"), !$1.contains("+") else { throw ValueError(message: "\"\($1)\" is not a topic name (no wildcards)") }
-                $0.mqttCommandTopic = $1
-            },
+            Key(section: "mqtt", name: "command-topic", doc: "where commands come with mqtt.commands = true; CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/command). A fleet-wide topic may be named too: every panel subscribed acts") { $0.mqttCommandTopic = try topic($1) },
             Key(section: "mqtt", name: "stale-after", doc: "seconds without the broker before the banner says since when the panel is offline, 1 to 86400 (120); the list stays meanwhile") {
                 $0.mqttStaleAfter = try number($1, 1...86400)
             },

@@ -327,10 +327,8 @@ public final class FileItemSource: ItemSource {
                     read = try BoundedFile.readStamped(path, limit: ItemParser.maxBytes)
                 } catch .tooLarge {
                     throw DataSourceError.tooLarge(source: path, limit: ItemParser.maxBytes)
-                } catch .unreadable(let code) {
-                    throw DataSourceError.unreachable(source: path, reason: "cannot read the file: \(String(cString: strerror(code)))")
-                } catch .notRegular(let kind) {
-                    throw DataSourceError.unreachable(source: path, reason: "cannot read the file: it is \(kind), not a regular file")
+                } catch {
+                    throw DataSourceError.unreachable(source: path, reason: error.explanation(limit: ItemParser.maxBytes))
                 }
                 let fingerprint = AnswerMemo.Fingerprint(hash: FNV1a.hash(read.bytes), stamp: read.stamp, pageSize: pageSize)
                 return try memo.answer(page: page, fingerprint: fingerprint) {

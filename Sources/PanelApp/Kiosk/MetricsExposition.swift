@@ -36,18 +36,7 @@ public enum MetricsExposition: Sendable {
     }
 
     /// A label value escaped as both formats want (backslash, quote, newline).
-    static func label(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func label(_ s: String) -> String { TextFormat.escaped(s) }
 
     /// The metrics of `status`, in this format.
     public func render(_ status: KioskStatus) -> String {

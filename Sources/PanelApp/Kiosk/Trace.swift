@@ -44,25 +44,7 @@ public enum TraceEvent: Sendable {
     }
 
     /// A JSON string literal.
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += "\\u" + TextFormat.hex(scalar.value, 4)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ s: String) -> String { "\"" + TextFormat.escaped(s, json: true) + "\"" }
 
     /// The trace line: one JSON object with the fields of its kind, in order.
     public var json: String {
