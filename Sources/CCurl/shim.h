@@ -6,7 +6,7 @@
 // showing a file, a command's output or the sample never needs (docs/deployment.md). curl.h is
 // still included for its types and constants.
 #include <stddef.h>
-#include <dlfcn.h>
+#include "../CDynamic/panel_dynamic.h"
 #include <pthread.h>
 // The typed wrappers below take the place of curl.h's gcc type checks, which only work on
 // constant options.
@@ -44,12 +44,8 @@ static inline struct panel_curl_api *panel_curl_api_storage(void) {
 
 static inline void panel_curl_load_once(void) {
     struct panel_curl_api *api = panel_curl_api_storage();
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        api->error = dlerror();
-        if (!api->error) api->error = "libcurl.so.4 cannot be loaded";
-        return;
-    }
+    void *library = panel_dynamic_open("libcurl.so.4", &api->error);
+    if (!library) return;
     api->global_init = (CURLcode (*)(long))dlsym(library, "curl_global_init");
     api->easy_init = (CURL *(*)(void))dlsym(library, "curl_easy_init");
     api->easy_setopt = (CURLcode (*)(CURL *, CURLoption, ...))dlsym(library, "curl_easy_setopt");

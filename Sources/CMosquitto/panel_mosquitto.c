@@ -1,6 +1,6 @@
 // libmosquitto for PanelApp's broker link: the library opened at the first connection and
 // the calls, declared in include/panel_mosquitto.h.
-#include <dlfcn.h>
+#include "../CDynamic/panel_dynamic.h"
 #include <pthread.h>
 #include "panel_mosquitto.h"
 
@@ -46,12 +46,8 @@ static struct panel_mqtt_api *panel_mqtt_api_storage(void) { return &api_storage
 
 static void panel_mqtt_load_once(void) {
     struct panel_mqtt_api *api = panel_mqtt_api_storage();
-    void *library = dlopen("libmosquitto.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        api->error = dlerror();
-        if (!api->error) api->error = "libmosquitto.so.1 cannot be loaded";
-        return;
-    }
+    void *library = panel_dynamic_open("libmosquitto.so.1", &api->error);
+    if (!library) return;
     PANEL_MQTT_FIND(lib_init, "mosquitto_lib_init")
     PANEL_MQTT_FIND(new_client, "mosquitto_new")
     PANEL_MQTT_FIND(destroy, "mosquitto_destroy")

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dlfcn.h>
+#include "../CDynamic/panel_dynamic.h"
 #include <pthread.h>
 
 /// What happened in the window, as the Swift side needs it.
@@ -82,12 +82,8 @@ static inline struct panel_sdl_api *panel_sdl_api_storage(void) {
 
 static inline void panel_sdl_load_once(void) {
     struct panel_sdl_api *api = panel_sdl_api_storage();
-    void *library = dlopen("libSDL2-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        api->error = dlerror();
-        if (!api->error) api->error = "libSDL2-2.0.so.0 cannot be loaded";
-        return;
-    }
+    void *library = panel_dynamic_open("libSDL2-2.0.so.0", &api->error);
+    if (!library) return;
     PANEL_SDL_FIND(SetHint) PANEL_SDL_FIND(Init) PANEL_SDL_FIND(GetError) PANEL_SDL_FIND(CreateWindow)
     PANEL_SDL_FIND(DestroyWindow) PANEL_SDL_FIND(CreateRenderer) PANEL_SDL_FIND(DestroyRenderer)
     PANEL_SDL_FIND(CreateTexture) PANEL_SDL_FIND(DestroyTexture) PANEL_SDL_FIND(SetTextureBlendMode)
