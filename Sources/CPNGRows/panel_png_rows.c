@@ -160,3 +160,22 @@ int panel_png_rows_reduce(const uint8_t *data, size_t size, uint32_t factor, uin
     png_destroy_read_struct(&png, &info, NULL);
     return 0;
 }
+
+int panel_png_exif(const uint8_t *data, size_t size, uint8_t *out, size_t capacity) {
+    struct reader r = {data, size, 0, NULL, 0};
+    png_infop info = NULL;
+    png_structp png = open_reader(&r, &info);
+    if (!png) return -1;
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return -1;
+    }
+    png_read_info(png, info);
+    png_uint_32 length = 0;
+    png_bytep exif = NULL;
+    int found = png_get_eXIf_1(png, info, &length, &exif) & PNG_INFO_eXIf;
+    size_t copied = found && exif ? (length < capacity ? length : capacity) : 0;
+    if (copied) memcpy(out, exif, copied);
+    png_destroy_read_struct(&png, &info, NULL);
+    return (int)copied;
+}

@@ -1,3 +1,4 @@
+import CPNG
 import CTurboJPEG
 import CWebP
 import PanelRender
@@ -80,17 +81,35 @@ public enum TestPictures {
         return Array(jpeg[0..<2]) + [0xff, 0xe1, UInt8(length >> 8), UInt8(length & 0xff)] + body + Array(jpeg[2...])
     }
 
-    /// `webp` (a simple lossless or lossy file) with an EXIF chunk saying `orientation` after its
-    /// image chunk, the RIFF size updated. (Decoders find the chunk wherever it is; a VP8X
-    /// header is what a writer would add to announce it.)
+    /// `webp` (a simple lossless or lossy file) made an extended one that says `orientation`:
+    /// a VP8X header announcing Exif (WebP container specification, "Extended File Format"),
+    /// the image chunk, then the EXIF chunk, the RIFF size updated. A simple file cannot carry
+    /// metadata: libwebpdemux finds an EXIF chunk only where VP8X announces it.
     public static func withOrientation(webp: [UInt8], _ orientation: Int) -> [UInt8] {
+        var width: Int32 = 0, height: Int32 = 0
+        _ = webp.withUnsafeBufferPointer { WebPGetInfo($0.baseAddress, $0.count, &width, &height) }
         let payload = tiff(orientation: orientation)
-        let chunk = Array("EXIF".utf8) + le32(payload.count) + payload + (payload.count & 1 == 1 ? [0] : [])
-        var out = webp + chunk
-        let riff = out.count - 8
-        out.replaceSubrange(4..<8, with: le32(riff))
-        return out
+        let le24 = { (v: Int) in Array(le32(v).prefix(3)) }
+        // Flags: bit 3 (0x08) Exif; alpha (0x10) when the image chunk is lossless and may have it.
+        let flags: UInt8 = 0x08 | (Array(webp[12..<16]) == Array("VP8L".utf8) ? 0x10 : 0)
+        let vp8x = Array("VP8X".utf8) + le32(10) + [flags, 0, 0, 0] + le24(Int(width) - 1) + le24(Int(height) - 1)
+        let exif = Array("EXIF".utf8) + le32(payload.count) + payload + (payload.count & 1 == 1 ? [0] : [])
+        let body = Array("WEBP".utf8) + vp8x + Array(webp[12...]) + exif
+        return Array("RIFF".utf8) + le32(body.count) + body
     }
+
+    /// `png` with an eXIf chunk saying `orientation` after its header (PNG 1.5, section
+    /// 11.3.3.7: before the image data), its CRC computed, as a camera app's PNG carries it.
+    public static func withOrientation(png: [UInt8], _ orientation: Int) -> [UInt8] {
+        let payload = tiff(orientation: orientation)
+        let typed = Array("eXIf".utf8) + payload
+        let crc = UInt32(typed.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) })
+        let chunk = be32(payload.count) + typed + be32(Int(crc))
+        // The signature (8 bytes), then IHDR: length, type, 13 bytes, CRC.
+        return Array(png[0..<33]) + chunk + Array(png[33...])
+    }
+
+    private static func be32(_ v: Int) -> [UInt8] { [UInt8((v >> 24) & 0xff), UInt8((v >> 16) & 0xff), UInt8((v >> 8) & 0xff), UInt8(v & 0xff)] }
 
     private static func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xff), UInt8((v >> 8) & 0xff), UInt8((v >> 16) & 0xff), UInt8((v >> 24) & 0xff)] }
 

@@ -1,3 +1,6 @@
+import CPNGRows
+import CWebP
+
 /// How a camera stored a picture relative to how it is shown: the Exif Orientation tag
 /// (0x0112, Exif 2.32 section 4.6.4 A, values 1-8), read from a JPEG's APP1 segment, a WebP's
 /// EXIF chunk or a PNG's eXIf chunk. Phones store portrait photos sideways and set 6.
@@ -39,15 +42,19 @@ public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
     /// The orientation `bytes` of `format` declare; `.up` where they declare none or the
     /// metadata cannot be read (a broken tag never makes the picture fail).
     public static func of(_ bytes: [UInt8], format: ImageFormat) -> ImageOrientation {
-        let tiff: Range<Int>?
+        let tiff: [UInt8]?
         switch format {
-        case .jpeg: tiff = jpegExif(bytes)
-        case .webp: tiff = riffChunk(bytes, named: "EXIF")
-        case .png: tiff = pngChunk(bytes, named: "eXIf")
+        case .jpeg: tiff = jpegExif(bytes).map { Array(bytes[$0]) }
+        case .webp: tiff = webpExif(bytes)
+        case .png: tiff = pngExif(bytes)
         }
-        guard let tiff, let value = tiffOrientation(bytes, tiff) else { return .up }
+        guard let tiff, let value = tiffOrientation(tiff) else { return .up }
         return ImageOrientation(rawValue: value) ?? .up
     }
+
+    /// The most of an Exif block read: 64 KiB, all a JPEG's APP1 segment can hold (its length
+    /// is 16 bits), which Exif writers keep to in the other formats too.
+    private static let maxTIFFBytes = 1 << 16
 
     /// Segments of a JPEG searched for the Exif APP1: the first 64 (APP segments come right
     /// after SOI; the scan's data never needs walking).
@@ -72,49 +79,39 @@ public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
         return nil
     }
 
-    /// The payload of a WebP's RIFF chunk `name` (chunks start at 12, each padded to even size).
-    private static func riffChunk(_ b: [UInt8], named name: String) -> Range<Int>? {
-        let tag = Array(name.utf8)
-        var at = 12
-        for _ in 0..<maxSegments {
-            guard at + 8 <= b.count else { return nil }
-            let size = Int(b[at + 4]) | Int(b[at + 5]) << 8 | Int(b[at + 6]) << 16 | Int(b[at + 7]) << 24
-            guard size >= 0, at + 8 + size <= b.count else { return nil }
-            if Array(b[at..<at + 4]) == tag { return (at + 8)..<(at + 8 + size) }
-            at += 8 + size + (size & 1)
+    /// The EXIF chunk of a WebP, found by libwebpdemux.
+    private static func webpExif(_ b: [UInt8]) -> [UInt8]? {
+        b.withUnsafeBufferPointer { p -> [UInt8]? in
+            var data = WebPData(bytes: p.baseAddress, size: p.count)
+            guard let demux = WebPDemux(&data) else { return nil }
+            defer { WebPDemuxDelete(demux) }
+            var chunk = WebPChunkIterator()
+            guard WebPDemuxGetChunk(demux, "EXIF", 1, &chunk) != 0 else { return nil }
+            defer { WebPDemuxReleaseChunkIterator(&chunk) }
+            guard let bytes = chunk.chunk.bytes else { return nil }
+            return Array(UnsafeBufferPointer(start: bytes, count: min(chunk.chunk.size, maxTIFFBytes)))
         }
-        return nil
     }
 
-    /// The data of a PNG's chunk `name` before the first IDAT (chunks start at 8).
-    private static func pngChunk(_ b: [UInt8], named name: String) -> Range<Int>? {
-        let tag = Array(name.utf8)
-        var at = 8
-        for _ in 0..<maxSegments {
-            guard at + 8 <= b.count else { return nil }
-            let size = Int(b[at]) << 24 | Int(b[at + 1]) << 16 | Int(b[at + 2]) << 8 | Int(b[at + 3])
-            guard at + 12 + size <= b.count else { return nil }
-            let type = Array(b[at + 4..<at + 8])
-            if type == tag { return (at + 8)..<(at + 8 + size) }
-            if type == Array("IDAT".utf8) { return nil }
-            at += 12 + size
-        }
-        return nil
+    /// The eXIf chunk of a PNG, as libpng reads it before the image data.
+    private static func pngExif(_ b: [UInt8]) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: maxTIFFBytes)
+        let count = b.withUnsafeBufferPointer { panel_png_exif($0.baseAddress, $0.count, &out, out.count) }
+        return count > 0 ? Array(out[0..<Int(count)]) : nil
     }
 
-    /// The Orientation entry of IFD0 in the TIFF block `r` of `b` (TIFF 6.0, section 2: a byte
+    /// The Orientation entry of IFD0 in the TIFF block `b` (TIFF 6.0, section 2: a byte
     /// order mark "II" or "MM", 42, the offset of IFD0, then 12-byte entries).
-    private static func tiffOrientation(_ b: [UInt8], _ r: Range<Int>) -> Int? {
-        guard r.count >= 8, r.upperBound <= b.count else { return nil }
+    private static func tiffOrientation(_ b: [UInt8]) -> Int? {
+        guard b.count >= 8 else { return nil }
         let little: Bool
-        switch (b[r.lowerBound], b[r.lowerBound + 1]) {
+        switch (b[0], b[1]) {
         case (0x49, 0x49): little = true
         case (0x4d, 0x4d): little = false
         default: return nil
         }
-        func u16(_ offset: Int) -> Int? {
-            let at = r.lowerBound + offset
-            guard offset >= 0, at + 2 <= r.upperBound else { return nil }
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= b.count else { return nil }
             return little ? Int(b[at]) | Int(b[at + 1]) << 8 : Int(b[at]) << 8 | Int(b[at + 1])
         }
         func u32(_ offset: Int) -> Int? {

@@ -90,6 +90,21 @@ struct ImageDecoderTests {
         #expect(zip(Self.corners(thumb), expected).allSatisfy { Self.near($0, $1) })
     }
 
+    @Test("PNG carries its orientation in an eXIf chunk, read by libpng; a bad CRC makes it no orientation, not a failure")
+    func pngOrientation() throws {
+        let plain = try Self.encoded(.png)
+        let png = TestPictures.withOrientation(png: plain, 6)
+        #expect(ImageOrientation.of(png, format: .png) == .right)
+        let shown = try ImageDecoder.decode(png, path: "turned")
+        #expect((shown.width, shown.height) == (48, 64))
+        // The chunk's CRC (its last 4 bytes) spoilt: libpng drops the chunk, the picture stays.
+        var broken = png
+        broken[33 + (png.count - plain.count) - 1] ^= 0xff
+        #expect(ImageOrientation.of(broken, format: .png) == .up)
+        #expect(try ImageDecoder.decode(broken, path: "crc").width == 64)
+        #expect(ImageOrientation.of(plain, format: .png) == .up)
+    }
+
     @Test("WebP carries its orientation in an EXIF chunk")
     func webpOrientation() throws {
         let webp = TestPictures.withOrientation(webp: try Self.encoded(.webp), 6)

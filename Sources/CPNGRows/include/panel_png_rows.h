@@ -17,4 +17,9 @@ int panel_png_rows_size(const uint8_t *data, size_t size, uint32_t *width, uint3
 // interlaced one, whose passes each touch every row). 0, or -1 with `error` filled.
 int panel_png_rows_reduce(const uint8_t *data, size_t size, uint32_t factor, uint32_t *out, uint32_t out_width,
                           uint32_t out_height, size_t out_stride, char *error, size_t error_size);
+
+// The eXIf chunk before the image data, as libpng reads it (png_get_eXIf_1): up to `capacity`
+// of its bytes copied to `out`; their count, 0 when there is none, -1 when `data` is not a
+// PNG libpng reads to its image data.
+int panel_png_exif(const uint8_t *data, size_t size, uint8_t *out, size_t capacity);
 #endif
