@@ -17,10 +17,7 @@ public enum Appearance {
         switch c.header {
         case .normal: header = NormalHeader(localizer: localizer)
         case .state: header = StateHeader(localizer: localizer)
-        case .gif:
-            let gif = GifHeader(localizer: localizer)
-            for (state, images) in try frames(c) { gif.setImages(images, for: state) }
-            header = gif
+        case .gif: header = try animated(GifHeader(localizer: localizer), c)
         }
         for label in [header.stateLabel, header.lastUpdatedTimeLabel] { style(label, c) }
         if let path = c.twoLevelImage {
@@ -46,16 +43,10 @@ public enum Appearance {
         switch c.footer {
         case .autoNormal: footer = AutoNormalFooter(localizer: localizer)
         case .autoState: footer = AutoStateFooter(localizer: localizer)
-        case .autoGif:
-            let gif = AutoGifFooter(localizer: localizer)
-            for (state, images) in try frames(c) { gif.setImages(images, for: state) }
-            footer = gif
+        case .autoGif: footer = try animated(AutoGifFooter(localizer: localizer), c)
         case .backNormal: footer = BackNormalFooter(localizer: localizer)
         case .backState: footer = BackStateFooter(localizer: localizer)
-        case .backGif:
-            let gif = BackGifFooter(localizer: localizer)
-            for (state, images) in try frames(c) { gif.setImages(images, for: state) }
-            footer = gif
+        case .backGif: footer = try animated(BackGifFooter(localizer: localizer), c)
         }
         if let titled = footer as? any StateTitled { style(titled.stateLabel, c) }
         if let auto = footer as? AutoFooter {
@@ -127,6 +118,12 @@ public enum Appearance {
             return cell
         }
         list.reloadData()
+    }
+
+    /// `component` with `appearance.gif-frames`' pictures for each state.
+    static func animated<Component: GifAnimated>(_ component: Component, _ c: Configuration) throws -> Component {
+        for (state, images) in try frames(c) { component.setImages(images, for: state) }
+        return component
     }
 
     /// The gif frames of `appearance.gif-frames`: idle-*.png, pulling-*.png, refreshing-*.png
