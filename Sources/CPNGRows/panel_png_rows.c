@@ -53,7 +53,7 @@ static png_structp open_reader(struct reader *r, png_infop *info) {
 }
 
 int panel_png_rows_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, int *interlaced,
-                        char *error, size_t error_size) {
+                        uint8_t *exif, size_t exif_capacity, size_t *exif_length, char *error, size_t error_size) {
     struct reader r = {data, size, 0, error, error_size};
     png_infop info = NULL;
     png_structp png = open_reader(&r, &info);
@@ -66,6 +66,15 @@ int panel_png_rows_size(const uint8_t *data, size_t size, uint32_t *width, uint3
     *width = png_get_image_width(png, info);
     *height = png_get_image_height(png, info);
     *interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
+    if (exif_length) {
+        png_uint_32 length = 0;
+        png_bytep found = NULL;
+        *exif_length = 0;
+        if ((png_get_eXIf_1(png, info, &length, &found) & PNG_INFO_eXIf) && found) {
+            *exif_length = length < exif_capacity ? length : exif_capacity;
+            memcpy(exif, found, *exif_length);
+        }
+    }
     png_destroy_read_struct(&png, &info, NULL);
     return 0;
 }
@@ -161,21 +170,3 @@ int panel_png_rows_reduce(const uint8_t *data, size_t size, uint32_t factor, uin
     return 0;
 }
 
-int panel_png_exif(const uint8_t *data, size_t size, uint8_t *out, size_t capacity) {
-    struct reader r = {data, size, 0, NULL, 0};
-    png_infop info = NULL;
-    png_structp png = open_reader(&r, &info);
-    if (!png) return -1;
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_read_struct(&png, &info, NULL);
-        return -1;
-    }
-    png_read_info(png, info);
-    png_uint_32 length = 0;
-    png_bytep exif = NULL;
-    int found = png_get_eXIf_1(png, info, &length, &exif) & PNG_INFO_eXIf;
-    size_t copied = found && exif ? (length < capacity ? length : capacity) : 0;
-    if (copied) memcpy(out, exif, copied);
-    png_destroy_read_struct(&png, &info, NULL);
-    return (int)copied;
-}

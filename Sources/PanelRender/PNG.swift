@@ -114,7 +114,7 @@ public enum PNG {
         var error = [CChar](repeating: 0, count: 256)
         var width: UInt32 = 0, height: UInt32 = 0, interlaced: Int32 = 0
         let sized = bytes.withUnsafeBufferPointer { data in
-            panel_png_rows_size(data.baseAddress, data.count, &width, &height, &interlaced, &error, error.count)
+            panel_png_rows_size(data.baseAddress, data.count, &width, &height, &interlaced, nil, 0, nil, &error, error.count)
         }
         guard sized == 0 else { throw RenderError.png(path: path, message: Self.text(error, or: "not a PNG file")) }
         guard width > 0, height > 0 else { throw RenderError.png(path: path, message: "empty image") }

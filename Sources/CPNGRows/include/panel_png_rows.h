@@ -5,9 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// The size `data` declares: 0, or -1 with `error` filled (not a PNG, a bad header).
+// The size `data` declares: 0, or -1 with `error` filled (not a PNG, a bad header). With
+// `exif_length`, also the eXIf chunk before the image data as libpng reads it
+// (png_get_eXIf_1): up to `exif_capacity` of its bytes copied to `exif`, their count there (0:
+// none; libpng drops a chunk whose CRC fails).
 int panel_png_rows_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, int *interlaced,
-                        char *error, size_t error_size);
+                        uint8_t *exif, size_t exif_capacity, size_t *exif_length, char *error, size_t error_size);
 
 // Decodes `data` into `out` (premultiplied BGRA words, `out_width` x `out_height`, `out_stride`
 // bytes a row), each output pixel the average of the `factor` x `factor` block of source
@@ -18,8 +21,4 @@ int panel_png_rows_size(const uint8_t *data, size_t size, uint32_t *width, uint3
 int panel_png_rows_reduce(const uint8_t *data, size_t size, uint32_t factor, uint32_t *out, uint32_t out_width,
                           uint32_t out_height, size_t out_stride, char *error, size_t error_size);
 
-// The eXIf chunk before the image data, as libpng reads it (png_get_eXIf_1): up to `capacity`
-// of its bytes copied to `out`; their count, 0 when there is none, -1 when `data` is not a
-// PNG libpng reads to its image data.
-int panel_png_exif(const uint8_t *data, size_t size, uint8_t *out, size_t capacity);
 #endif
