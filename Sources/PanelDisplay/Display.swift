@@ -127,13 +127,13 @@ extension ImmediateDisplay {
 @MainActor
 public final class HeadlessDisplay: ImmediateDisplay {
     /// Pixels across.
-    public let width: Int
+    public private(set) var width: Int
     /// Pixels down.
-    public let height: Int
+    public private(set) var height: Int
     /// How its pixels are stored.
     public let format: PixelFormat
     /// The picture in memory.
-    public let backSurface: Surface
+    public private(set) var backSurface: Surface
     /// Frames presented so far.
     public private(set) var framesPresented = 0
     /// Damage of the last present, pixels.
@@ -146,6 +146,14 @@ public final class HeadlessDisplay: ImmediateDisplay {
     /// A display in memory of `width`×`height` pixels.
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) {
         (self.width, self.height, self.format) = (width, height, format)
+        backSurface = Surface(width: width, height: height, format: format)
+    }
+
+    /// The display at a new size, as a window is resized or a panel comes back in another
+    /// mode: a new picture in memory (black); the host lays its UI out again at its next
+    /// `displayEvents(at:)`.
+    public func resize(width: Int, height: Int) {
+        (self.width, self.height) = (width, height)
         backSurface = Surface(width: width, height: height, format: format)
     }
 

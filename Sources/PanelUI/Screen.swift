@@ -12,8 +12,8 @@ public struct ScrollMove: Sendable, Hashable {
 /// the frame pass that runs before each frame is drawn.
 @MainActor
 public final class Screen {
-    /// Size in points.
-    public let size: Size
+    /// Size in points (``resize(to:)`` changes it).
+    public private(set) var size: Size
     /// Pixels per point (1 on most panels).
     public let scale: Double
     /// The top of the view tree, the screen's size.
@@ -36,6 +36,17 @@ public final class Screen {
         self.textMeasurer = textMeasurer ?? EstimatedTextMeasurer()
         rootView = View(frame: Rect(origin: .zero, size: size))
         rootView.hostScreen = self
+    }
+
+    /// The screen at a new size (a window resized, a panel back in another mode): the root
+    /// view takes it, its subviews follow their autoresizing masks and lay out again, and the
+    /// whole screen is drawn again. Nothing is built anew: what the views hold stays.
+    public func resize(to size: Size) {
+        guard size != self.size else { return }
+        self.size = size
+        rootView.frame = Rect(origin: .zero, size: size)
+        rootView.setNeedsLayout()
+        rootView.setNeedsDisplay()
     }
 
     /// Whether the next frame would show something new: an animation runs, or a view asked

@@ -14,7 +14,7 @@ import PanelRender
 /// `EventSource` opened by the `TouchscreenSet`.
 @MainActor
 public final class KioskHost: TimeStepped {
-    /// The runtime in use (a reload or a new panel size builds another).
+    /// The runtime in use (a reload builds another; a new panel size resizes it).
     public private(set) var runtime: PanelRuntime
     /// The one clock of the kiosk; moved only by `arrive(at:)`.
     public let clock: ManualClock
@@ -22,7 +22,7 @@ public final class KioskHost: TimeStepped {
     public private(set) var configuration: Configuration
     /// The file the configuration came from (SIGHUP reads it again); nil: no reload.
     public var configurationPath: String?
-    /// Builds a runtime for a configuration on this display (start, reload, a new panel size).
+    /// Builds a runtime for a configuration on this display (start, reload).
     public let makeRuntime: (Configuration) throws -> PanelRuntime
     /// The touchscreens (nil: touch comes only through `touch(_:at:)`).
     public let touchscreens: TouchscreenSet?
@@ -166,8 +166,8 @@ public final class KioskHost: TimeStepped {
     }
 
     /// The display's descriptor is readable: frames complete, the next is drawn. A desktop
-    /// window's events are touches (to the runtime) and resizes (the UI is built again at the
-    /// new size, as for a panel back in another mode).
+    /// window's events are touches (to the runtime) and resizes (the UI is laid out again at
+    /// the new size, as for a panel back in another mode).
     public func displayEvents(at time: Double) {
         arrive(at: time)
         do { try display.handleEvents() } catch { Log.error("display events: \(error)") }
@@ -186,15 +186,20 @@ public final class KioskHost: TimeStepped {
         Double(width) == runtime.scene.screen.size.width && Double(height) == runtime.scene.screen.size.height
     }
 
-    /// The UI built again at a new picture size (a window resized, a panel back in another
-    /// mode), the touchscreens mapped to it.
+    /// The UI laid out again at a new picture size (a window resized, a panel back in another
+    /// mode), the touchscreens mapped to it: the runtime and what it shows stay.
     private func layOut(width: Int, height: Int) {
         touchscreens?.resize(width: Double(width), height: Double(height))
-        replaceRuntime(with: configuration)
+        runtime.resize(width: width, height: height)
+        onResize?(runtime.scene.screen.size)
     }
 
+    /// Hears the screen's new size, points, after a window was resized or the panel came back
+    /// in another mode; the views are laid out again already, nothing was rebuilt.
+    public var onResize: ((Size) -> Void)?
+
     /// A DRM uevent: the panel went away, came back, or came back in another mode (then the
-    /// UI is built again at the new size, as a reload does).
+    /// UI is laid out again at the new size).
     public func displayHotplug(at time: Double) {
         arrive(at: time)
         guard let displayMonitor, displayMonitor.receive() else { return }

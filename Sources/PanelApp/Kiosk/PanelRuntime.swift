@@ -538,6 +538,23 @@ public final class PanelRuntime {
     /// From the watchdog timer, which runs on the loop: a hung loop stops pinging.
     public func watchdog() { notifier.notify("WATCHDOG=1") }
 
+    /// Hears the screen's new size, points, after ``resize(width:height:)``: an app's views
+    /// that do not follow by their autoresizing masks are placed again here.
+    public var onResize: ((Size) -> Void)?
+
+    /// The display took a new size (a window resized, a panel back in another mode): the
+    /// scene is laid out again at it and drawn whole. Nothing is rebuilt: the list, its
+    /// position, an app's views and what they hold stay as they were.
+    public func resize(width: Int, height: Int) {
+        let size = Size(width: Double(width), height: Double(height))
+        guard size != scene.screen.size else { return }
+        scene.screen.resize(to: size)
+        session?.screenDidResize()
+        onResize?(size)
+        driver.invalidate()
+        pump()
+    }
+
     /// Stops drawing without touching the display: another runtime takes over (a reload).
     public func retire() { isStopped = true }
 

@@ -152,6 +152,8 @@ public final class PanelSession: ListDataSource {
                 orientation: Axis = .vertical, trailer: Trailer? = nil) {
         (self.scene, self.source, self.pageSize) = (scene, source, pageSize)
         list = ListView(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator)
+        // A new screen size (a window resized, a panel in another mode) resizes the list in place.
+        list.autoresizingMask = [.flexibleWidth, .flexibleHeight]
         list.rowHeight = .fixed(72)
         list.orientation = orientation
         self.header = header ?? NormalHeader(localizer: localizer)
@@ -280,6 +282,13 @@ public final class PanelSession: ListDataSource {
         loadedPages = 1
         statusView.status = nil
         list.reloadData()
+    }
+
+    /// The screen took a new size (`PanelRuntime.resize`): the list, an open page and its dim
+    /// followed it by their masks; the status and the banner are placed again. The items, the
+    /// scroll position, a selection and the page stay.
+    public func screenDidResize() {
+        layoutStatus()
     }
 
     /// The status fills the list's own area at the content's start (it moves with a pull);
@@ -525,6 +534,8 @@ public final class PanelSession: ListDataSource {
         // It slides in from the trailing side over the dimming list.
         let transition = PageTransition(page: page, over: list, width: scene.screen.size.width,
                                         rightToLeft: scene.screen.layoutDirection == .rightToLeft, animator: scene.animator)
+        page.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+        transition.dim.autoresizingMask = [.flexibleWidth, .flexibleHeight]
         scene.screen.rootView.addSubview(transition.dim)
         scene.screen.rootView.addSubview(page)
         pageTransition = transition
