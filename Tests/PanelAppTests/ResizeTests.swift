@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PanelApp
 
@@ -40,6 +41,52 @@ struct ResizeTests {
         #expect(heard == [Size(width: 480, height: 320)])
         #expect(host.runtime.scene.screen.size == Size(width: 480, height: 320))
         #expect(display.framesPresented >= 2)
+    }
+
+    /// An app's controller: the list's data source, held by nothing but the host.
+    final class Shelf: ListDataSource {
+        let list: ListView
+        init(scene: Scene) {
+            list = ListView(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator)
+            list.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+            scene.screen.rootView.addSubview(list)
+            list.dataSource = self
+            list.reloadData()
+        }
+        func numberOfRows(in list: ListView) -> Int { 30 }
+        func list(_ list: ListView, configure cell: ListCell, forRow row: Int) { cell.titleLabel.text = "Shelf \(row)" }
+    }
+
+    @Test("what the views closure returns is kept by the host: a controller that is the list's weak data source stays alive")
+    func appObjectKept() throws {
+        weak var kept: Shelf?
+        let host = try KioskHost.virtual(display: HeadlessDisplay(width: 320, height: 240), fonts: try Self.fonts.get()) { scene in
+            let shelf = Shelf(scene: scene)
+            kept = shelf
+            return shelf
+        }
+        let time = VirtualTimeDriver(host)
+        host.start(at: 0)
+        #expect(time.settle())
+        let shelf = try #require(kept, "the controller was let go")
+        #expect(host.runtime.app as? Shelf === shelf)
+        #expect(shelf.list.dataSource === shelf && shelf.list.numberOfRows == 30)
+    }
+
+    @Test("host.savePNG writes what the glass shows; before the first frame it says so")
+    func savePNG() throws {
+        let display = HeadlessDisplay(width: 320, height: 240)
+        let host = try KioskHost.virtual(display: display, fonts: try Self.fonts.get()) { scene in Shelf(scene: scene) }
+        let dir = try scratchDirectory("save-png")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(throws: RenderError.self) { try host.savePNG(to: dir + "/early.png") }
+        let time = VirtualTimeDriver(host)
+        host.start(at: 0)
+        #expect(time.settle())
+        try host.savePNG(to: dir + "/shelf.png")
+        let saved = try PNG.read(path: dir + "/shelf.png")
+        #expect(saved.width == 320 && saved.height == 240)
+        #expect(saved.pixel(x: 40, y: 30) & 0xffffff == display.backSurface.pixel(x: 40, y: 30) & 0xffffff)
     }
 
     @Test("the configured list resized keeps its items and position, and draws what a kiosk started at that size draws")

@@ -15,9 +15,22 @@ extension KioskHost {
     ///   - configuration: the whole configuration (display, input, data source, appearance).
     ///   - path: the configuration's file, read again on SIGHUP (nil: no reload).
     ///   - given: a display to use instead of the configured one (tests, a desktop window).
-    ///   - views: an app's own views instead of the configured list.
-    public static func panel(configuration: Configuration, path: String? = nil, display given: (any Display)? = nil,
-                             views: ((Scene) throws -> Void)? = nil) throws -> KioskHost {
+    ///   - views: an app's own views instead of the configured list. What it returns (the
+    ///     app's controller, data source, delegate) is kept with the runtime
+    ///     (``PanelRuntime/app``), so the app need not keep it in a global.
+    public static func panel<App>(configuration: Configuration, path: String? = nil, display given: (any Display)? = nil,
+                                  views: @escaping (Scene) throws -> App) throws -> KioskHost {
+        try panel(configuration: configuration, path: path, display: given, content: { try views($0) })
+    }
+
+    /// The configured kiosk on this machine (what `panel-refresh run` runs): the list over the
+    /// configured data source; the rest as ``panel(configuration:path:display:views:)``.
+    public static func panel(configuration: Configuration, path: String? = nil, display given: (any Display)? = nil) throws -> KioskHost {
+        try panel(configuration: configuration, path: path, display: given, content: nil)
+    }
+
+    private static func panel(configuration: Configuration, path: String?, display given: (any Display)?,
+                              content views: ((Scene) throws -> Any)?) throws -> KioskHost {
         Log.info("starting" + (path.map { " with \($0)" } ?? " with the built-in defaults"))
         // Descendants that escape a data-source command's group (a setsid daemon) come back to
         // the kiosk, which ends them with their refresh (ChildSupervisor).

@@ -8,19 +8,28 @@ extension KioskHost {
     /// the panel, on `display` (by default a headless one of `configuration`'s
     /// `display.headless-size`), a clock at 0 that only a `VirtualTimeDriver` moves, nobody
     /// to notify. `fonts`: a font library to share (by default a new one); `views`: an app's own
-    /// views instead of the configured list (whose source answers in no virtual time).
+    /// views instead of the configured list (whose source answers in no virtual time). What
+    /// `views` returns is kept with the runtime (``PanelRuntime/app``): the app's controller
+    /// lives as long as the views it made.
     ///
     /// ```swift
-    /// let host = try KioskHost.virtual(configuration: Configuration()) { scene in /* add views */ }
+    /// let host = try KioskHost.virtual { scene in ShelfController(scene: scene) }
     /// let time = VirtualTimeDriver(host)
     /// host.start(at: 0)
     /// time.settle()
     /// ```
-    public static func virtual(configuration: Configuration, display: (any Display)? = nil, fonts: FontLibrary? = nil,
-                               notifier: any ServiceNotifier = SilentNotifier(),
-                               views: ((Scene) throws -> Void)? = nil) throws -> KioskHost {
+    public static func virtual<App>(configuration: Configuration = Configuration(), display: (any Display)? = nil, fonts: FontLibrary? = nil,
+                                    notifier: any ServiceNotifier = SilentNotifier(),
+                                    views: @escaping (Scene) throws -> App) throws -> KioskHost {
+        try virtual(configuration: configuration, display: display, fonts: fonts, notifier: notifier) { _ in .views(build: { try views($0) }) }
+    }
+
+    /// The configured list in virtual time (its source answers in no virtual time), on
+    /// `display` (by default a headless one of `display.headless-size`).
+    public static func virtual(configuration: Configuration = Configuration(), display: (any Display)? = nil, fonts: FontLibrary? = nil,
+                               notifier: any ServiceNotifier = SilentNotifier()) throws -> KioskHost {
         try virtual(configuration: configuration, display: display, fonts: fonts, notifier: notifier) { c in
-            views.map { .views(build: $0) } ?? .list(source: { RunCommand.source(for: c, animator: $0, inline: true) })
+            .list(source: { RunCommand.source(for: c, animator: $0, inline: true) })
         }
     }
 

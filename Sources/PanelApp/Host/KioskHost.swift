@@ -255,6 +255,16 @@ public final class KioskHost: TimeStepped {
         return status
     }
 
+    /// Writes what the glass shows as a PNG at `path` (what `ctl screenshot` answers: the
+    /// headless picture, a card's scanned-out buffer turned as the glass is), for an app's
+    /// tests and support tickets; an error when nothing is on the glass yet.
+    public func savePNG(to path: String) throws {
+        guard let snapshot = display.glassSnapshot() else {
+            throw RenderError.png(path: path, message: "nothing is on the glass yet: no frame was presented")
+        }
+        try AtomicFile.write(try PNG.encode(snapshot), to: path, durable: false)
+    }
+
     /// What a runtime gets of the host: a tap that publishes goes through the broker's link.
     private func wire(_ runtime: PanelRuntime) {
         guard configuration.tapAction == .publish, let session = runtime.session else { return }

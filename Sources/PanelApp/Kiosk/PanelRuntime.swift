@@ -63,13 +63,18 @@ public final class PanelRuntime {
     /// `state.metrics-file` and `state.metrics-seconds`: where the host writes the metrics, how often.
     public let metricsSettings: (file: String?, seconds: Double)
 
+    /// What an app's `views` closure returned, kept as long as the runtime: its controller,
+    /// data source and delegate, which the views hold weakly (as UIKit does), need no global.
+    public private(set) var app: Any?
+
     /// What the runtime shows.
     public enum Content {
         /// The configured list: `source` builds its data source on the scene's animator.
         case list(source: (Animator) -> any ItemSource)
         /// An app's own views: `build` adds them to the scene's root view (and may set the
-        /// dispatcher's scroll view).
-        case views(build: (Scene) throws -> Void)
+        /// dispatcher's scroll view); what it returns (the app's controller, its data source
+        /// and delegate) is kept as ``app``.
+        case views(build: (Scene) throws -> Any)
     }
 
     /// The configured list over `source`.
@@ -169,7 +174,7 @@ public final class PanelRuntime {
             self.session = session
         case .views(let build):
             session = nil
-            try build(scene)
+            app = try build(scene)
         }
         let renderer = Renderer(fonts: fonts)
         renderer.maxImagePixels = configuration.maxImagePixels
