@@ -13,9 +13,10 @@ public enum RowPicture: Sendable, Hashable {
 /// A row of a list, as UITableViewCell's subtitle style with the parts a kiosk's rows carry: a
 /// leading picture (thumbnail), a title over a subtitle, a trailing detail text (a time, a
 /// price, a status) and a badge, and a separator under it. In a right-to-left screen the row
-/// is mirrored: the picture at the right, the detail and badge at the left.
+/// is mirrored: the picture at the right, the detail and badge at the left. The press, the
+/// selection and reuse come from `RowCell`; a row of other views subclasses that instead.
 @MainActor
-open class ListCell: View {
+open class ListCell: RowCell {
     /// The first line of text.
     public let titleLabel = Label()
     /// The second line, smaller and grey.
@@ -48,29 +49,11 @@ open class ListCell: View {
     public var contentMargin: Double = 16 { didSet { setNeedsLayout() } }
     /// Space above and below the texts of a row sized to them, points (UITableViewCell's 11).
     public var verticalMargin: Double = 11 { didSet { setNeedsLayout() } }
-    /// The shortest an automatic row gets, points (UITableView's 44).
-    public var minimumHeight: Double = ListView.defaultRowHeight
     /// The picture's side, points; 0: the row has no picture column (UITableViewCell's
     /// `imageView` takes the row's height less its margins; a kiosk's thumbnails are one size).
     public var imageSize: Double = 0 { didSet { if imageSize != oldValue { setNeedsLayout() } } }
     /// Space above and below the picture of a row sized to it, points.
     public var imageMargin: Double = 8 { didSet { setNeedsLayout() } }
-    /// Whether the row shows as pressed (UITableViewCell's highlight: `highlightColor` over
-    /// its background while a finger rests on it).
-    public var isHighlighted = false {
-        didSet {
-            guard isHighlighted != oldValue else { return }
-            // The data source may have coloured the row: that colour comes back after the press.
-            if isHighlighted { restingColor = backgroundColor }
-            backgroundColor = isHighlighted ? highlightColor : restingColor
-        }
-    }
-    /// The background of a pressed row: UIKit's systemGray4 (#D1D1D6), its selection colour.
-    public var highlightColor = Color(red: 209, green: 209, blue: 214)
-    /// The row shown, or -1 when unused.
-    public internal(set) var row = -1
-    weak var list: ListView?
-    private var restingColor: Color?
 
     /// Space between the picture and the texts, and between the texts and the detail, points
     /// (UITableViewCell's 16 and 8 at the default margins).
@@ -107,14 +90,13 @@ open class ListCell: View {
     }
 
     /// Clears what the previous row left before the data source configures the cell.
-    open func prepareForReuse() {
+    open override func prepareForReuse() {
+        super.prepareForReuse()
         titleLabel.text = ""
         subtitleLabel.text = ""
         detailLabel.text = ""
         badgeLabel.text = ""
         picture = nil
-        isHighlighted = false
-        setNeedsLayout()
     }
 
     /// The room the title and subtitle have across a row `width` wide, and the detail's and
@@ -150,7 +132,7 @@ open class ListCell: View {
     /// The row height the content needs at `width` (an automatic row's): the title's and
     /// subtitle's lines, the gap, `verticalMargin` above and below, or the picture and
     /// `imageMargin` above and below if taller; at least `minimumHeight`.
-    open func fittingHeight(width: Double) -> Double {
+    open override func fittingHeight(width: Double) -> Double {
         let h = textHeights(width: columns(width: width).texts)
         let texts = h.title + (h.subtitle > 0 ? Self.textGap + h.subtitle : 0) + 2 * verticalMargin
         let picture = imageSize > 0 ? imageSize + 2 * imageMargin : 0
@@ -215,18 +197,5 @@ open class ListCell: View {
             // Inset to where the texts start (past the picture), at the leading edge.
             place(separator, Rect(x: textStart, y: frame.height - 1, width: frame.width - textStart, height: 1))
         }
-    }
-
-    /// A row shows the press (UITableViewCell's highlight).
-    open override var showsPress: Bool { true }
-
-    /// Highlights the row while pressed.
-    open override func setPressed(_ pressed: Bool) { isHighlighted = pressed }
-
-    /// Tells the list's delegate that this row was tapped.
-    open override func handleTap(at point: Point) -> Bool {
-        guard let list, row >= 0 else { return false }
-        list.delegate?.list(list, didSelectRow: row)
-        return true
     }
 }

@@ -94,8 +94,40 @@ open class ListView: ScrollView {
         orientation == .horizontal && (layoutDirection ?? screen?.layoutDirection ?? .leftToRight) == .rightToLeft
     }
 
-    /// Makes a new cell when none can be reused.
-    public var makeCell: () -> ListCell = { ListCell() }
+    /// Makes a new cell when none can be reused (the data source's `ListCell` rows; a typed
+    /// registration, `register(_:configure:)`, takes its place).
+    public var makeCell: () -> ListCell = { ListCell() } {
+        didSet { dropCells() }
+    }
+
+    /// Rows of the app's own cell type: `make` makes one when none can be reused, `configure`
+    /// fills it for a row, typed (no downcast in the app, so no blank row from a wrong one).
+    /// The data source still gives the row count and identities; its `configure` for
+    /// `ListCell` is no longer asked. Cells made before are let go.
+    public func register<Cell: RowCell>(_ make: @escaping () -> Cell, configure: @escaping (Cell, Int) -> Void) {
+        registration = (make, { cell, row in
+            // Every cell here was made by `make` (the pool is emptied on a new registration).
+            guard let cell = cell as? Cell else { return }
+            configure(cell, row)
+        })
+        dropCells()
+    }
+
+    /// The typed registration, when there is one: how to make a cell and fill it for a row.
+    private var registration: (make: () -> RowCell, configure: (RowCell, Int) -> Void)?
+
+    /// The row selected (UITableView's single selection), shown by its cell's `isSelected`;
+    /// nil: none. Set by the app, or by a tap when `selectsRowOnTap`. An index: after a change
+    /// of the data the app selects again what it means.
+    public var selectedRow: Int? {
+        didSet {
+            guard selectedRow != oldValue else { return }
+            for (row, cell) in rowCells { cell.isSelected = row == selectedRow }
+        }
+    }
+    /// Whether a tap selects the row it lands on before the delegate hears it (off: taps only
+    /// tell the delegate, as the kiosk's list wants).
+    public var selectsRowOnTap = false
 
     /// UITableView's default row height, 44 points.
     public static let defaultRowHeight: Double = 44
@@ -111,9 +143,11 @@ open class ListView: ScrollView {
     private var measured: [Bool] = []
     /// Rows measured so far (for tests: each once per reload).
     public private(set) var rowsMeasured = 0
-    /// The cells on screen, by row.
-    public private(set) var visibleCells: [Int: ListCell] = [:]
-    private var reusableCells: [ListCell] = []
+    /// The cells on screen, by row, whatever their type.
+    public private(set) var rowCells: [Int: RowCell] = [:]
+    /// The `ListCell` rows on screen, by row (all of them unless a typed registration is used).
+    public var visibleCells: [Int: ListCell] { rowCells.compactMapValues { $0 as? ListCell } }
+    private var reusableCells: [RowCell] = []
     /// Cells whose row must be configured again at the next layout.
     private var staleRows = Set<Int>()
 
@@ -195,7 +229,28 @@ open class ListView: ScrollView {
             measured = Array(repeating: false, count: numberOfRows)
             contentSize = sized(length: extents.total)
         }
-        staleRows = Set(visibleCells.keys)
+        staleRows = Set(rowCells.keys)
+        setNeedsLayout()
+    }
+
+    /// Fills the cells of `rows` again (UITableView's `reloadRows(at:with:)` without the
+    /// animation): only rows on screen cost anything, the row count, offset and other rows
+    /// stay. Automatic rows among them are measured again; variable heights are read only by
+    /// `reloadData()`.
+    public func reloadRows(_ rows: some Sequence<Int>) {
+        for row in rows where row >= 0 && row < numberOfRows {
+            if rowCells[row] != nil { staleRows.insert(row) }
+            if case .automatic = rowHeight, row < measured.count { measured[row] = false }
+        }
+        setNeedsLayout()
+    }
+
+    /// Lets go of every cell (a new kind of cell is registered): rows are made anew at the
+    /// next layout.
+    private func dropCells() {
+        for cell in Array(rowCells.values) + reusableCells { cell.removeFromSuperview() }
+        rowCells = [:]
+        reusableCells = []
         setNeedsLayout()
     }
 
@@ -280,18 +335,18 @@ open class ListView: ScrollView {
         // behind the rows, the rows that reach `area`, then the other subviews in front.
         var result: [View] = []
         result.reserveCapacity(subviews.count)
-        for view in subviews where !(view is ListCell) && view.zPosition <= 0 { result.append(view) }
+        for view in subviews where !(view is RowCell) && view.zPosition <= 0 { result.append(view) }
         let reach = span(area)
         if numberOfRows > 0, reach.max > 0, reach.min < contentLength {
             let first = rowIndex(atY: max(reach.min, 0))
             let last = rowIndex(atY: min(reach.max, contentLength) - 0.001)
             if last >= first {
                 for row in first...last {
-                    if let cell = visibleCells[row] { result.append(cell) }
+                    if let cell = rowCells[row] { result.append(cell) }
                 }
             }
         }
-        for view in subviews where !(view is ListCell) && view.zPosition > 0 { result.append(view) }
+        for view in subviews where !(view is RowCell) && view.zPosition > 0 { result.append(view) }
         return result
     }
 
@@ -310,15 +365,15 @@ open class ListView: ScrollView {
     /// rows after them moved).
     private func placeVisibleRows() -> Bool {
         let rows = visibleRows
-        for (row, cell) in visibleCells where !rows.contains(row) {
+        for (row, cell) in rowCells where !rows.contains(row) {
             cell.isHidden = true
             reusableCells.append(cell)
-            visibleCells[row] = nil
-            delegate?.list(self, didEndDisplaying: cell, forRow: row)
+            rowCells[row] = nil
+            if let cell = cell as? ListCell { delegate?.list(self, didEndDisplaying: cell, forRow: row) }
         }
         for row in rows {
-            let cell: ListCell
-            if let existing = visibleCells[row] {
+            let cell: RowCell
+            if let existing = rowCells[row] {
                 cell = existing
                 guard staleRows.contains(row) else {
                     cell.frame = rectForRow(row)
@@ -328,15 +383,20 @@ open class ListView: ScrollView {
                 cell = reused
                 cell.isHidden = false
             } else {
-                cell = makeCell()
+                cell = registration?.make() ?? makeCell()
                 cell.list = self
                 addSubview(cell)
             }
             cell.row = row
             cell.frame = rectForRow(row)
             cell.prepareForReuse()
-            dataSource?.list(self, configure: cell, forRow: row)
-            visibleCells[row] = cell
+            if let registration {
+                registration.configure(cell, row)
+            } else if let cell = cell as? ListCell {
+                dataSource?.list(self, configure: cell, forRow: row)
+            }
+            cell.isSelected = row == selectedRow
+            rowCells[row] = cell
         }
         staleRows.removeAll()
         return measureNewRows(rows)
@@ -347,7 +407,7 @@ open class ListView: ScrollView {
         guard case .automatic = rowHeight, orientation == .vertical else { return false }
         var changed = false
         for row in rows where row < measured.count && !measured[row] {
-            guard let cell = visibleCells[row] else { continue }
+            guard let cell = rowCells[row] else { continue }
             measured[row] = true
             rowsMeasured += 1
             let height = max(0, cell.fittingHeight(width: frame.width))
@@ -358,7 +418,7 @@ open class ListView: ScrollView {
         }
         guard changed else { return false }
         contentSize = sized(length: extents.total)
-        for (row, cell) in visibleCells { cell.frame = rectForRow(row) }
+        for (row, cell) in rowCells { cell.frame = rectForRow(row) }
         return true
     }
 }
