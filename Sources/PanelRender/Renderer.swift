@@ -52,6 +52,13 @@ public final class Renderer {
     /// Masks rasterised so far (the rest came from the cache).
     public var masksBuilt: Int { masks.built }
 
+    /// What views draw their own content with (one, reused for every view).
+    private lazy var ownDrawing = ViewDrawing(renderer: self)
+    /// The direction of the screen being drawn (text with no strong letter of its own).
+    private(set) var layoutDirection = LayoutDirection.leftToRight
+    /// A clip no state has: the canvas's clip is set again before the next view draws.
+    private static let noClip = Rect(x: -1, y: -1, width: 0, height: 0)
+
     /// A renderer with `fonts`, `scale` pixels per point.
     public init(fonts: FontLibrary, scale: Double = 1) { (self.fonts, self.scale) = (fonts, scale) }
 
@@ -61,6 +68,7 @@ public final class Renderer {
     public func render(_ screen: Screen, into surface: Surface, damage: [Rect]? = nil,
                        moves: [ScrollMove] = [], source: Surface? = nil) {
         let canvas = Canvas(surface: surface)
+        layoutDirection = screen.layoutDirection
         for move in moves {
             canvas.move(toPixels(move.area), dx: Int((move.delta.x * scale).rounded()),
                         dy: Int((move.delta.y * scale).rounded()), from: source)
@@ -83,7 +91,7 @@ public final class Renderer {
         pending.clearRest(on: canvas)
     }
 
-    private struct DrawState {
+    struct DrawState {
         let canvas: Canvas
         let pending: PendingClear
         let damage: [Rect]
@@ -98,7 +106,7 @@ public final class Renderer {
         return Rect(x: x0, y: y0, width: r.maxX.rounded(.up) - x0, height: r.maxY.rounded(.up) - y0)
     }
 
-    private func toPixels(_ r: Rect) -> Rect {
+    func toPixels(_ r: Rect) -> Rect {
         Rect(x: r.minX * scale, y: r.minY * scale, width: r.width * scale, height: r.height * scale)
     }
 
@@ -131,6 +139,10 @@ public final class Renderer {
             viewsDrawn += 1
             applyClip(&state)
             drawContent(view, frame: frame, extent: extent, opacity: opacity, canvas: state.canvas, pending: state.pending)
+            // The view's own drawing: the context clears and clips only once something is drawn.
+            ownDrawing.begin(frame: toPixels(frame), extent: extent, opacity: opacity, state: state)
+            view.draw(in: ownDrawing)
+            if ownDrawing.end() { state.currentClip = Self.noClip }
         }
         let saved = state.clip
         if clips {
@@ -158,7 +170,7 @@ public final class Renderer {
     }
 
     /// A box `margin` whole pixels around `r` (pixels).
-    private static func box(around r: Rect, margin: Int32) -> pixman_box32_t {
+    static func box(around r: Rect, margin: Int32) -> pixman_box32_t {
         var b = Canvas.box(r)
         (b.x1, b.y1, b.x2, b.y2) = (b.x1 - margin, b.y1 - margin, b.x2 + margin, b.y2 + margin)
         return b
@@ -202,27 +214,34 @@ public final class Renderer {
         guard !label.text.isEmpty, rect.width > 0 else { return }
         // A label that may shrink or wrap draws with the font and lines its layout chose.
         let (font, fittedLines) = label.fitted(width: rect.width / scale)
+        drawText(label.laidOutText, font: font, maxLines: fittedLines, alignment: label.alignment, color: label.textColor,
+                 rightToLeftUI: label.screen?.layoutDirection == .rightToLeft, in: rect, opacity: opacity, canvas: canvas)
+    }
+
+    /// Text in `rect` (pixels), centred vertically; `maxLines` 0: as many as fit.
+    func drawText(_ text: String, font: Font, maxLines: Int, alignment: TextAlignment, color: Color, rightToLeftUI: Bool,
+                  in rect: Rect, opacity: Double, canvas: Canvas) {
+        guard !text.isEmpty, rect.width > 0 else { return }
         let pixels = FontLibrary.pixels(font, scale: scale)
         let m = fonts.metrics(font, pixels: pixels)
         let lineHeight = m.height.rounded(.up)
         // Lines past the label's height are not laid out (UILabel cuts the last one that fits
         // with "…"); a label with no limit draws at most `maxUnlimitedLines`.
-        let asked = fittedLines > 0 ? fittedLines : Self.maxUnlimitedLines
+        let asked = maxLines > 0 ? maxLines : Self.maxUnlimitedLines
         let fitting = rect.height.isFinite ? max(1, Int((rect.height + 0.5) / max(lineHeight, 1))) : asked
-        let rightToLeftUI = label.screen?.layoutDirection == .rightToLeft
-        let laid = fonts.layout(label.laidOutText, font: font, pixels: pixels, width: rect.width,
+        let laid = fonts.layout(text, font: font, pixels: pixels, width: rect.width,
                                 maxLines: min(asked, fitting), rightToLeftWhenNeutral: rightToLeftUI)
         // Centred vertically, as UILabel does.
         let top = rect.midY - lineHeight * Double(laid.lines.count) / 2
         for (i, line) in laid.lines.enumerated() {
             let x: Double
-            switch label.alignment.resolved(rightToLeft: laid.isRightToLeft) {
+            switch alignment.resolved(rightToLeft: laid.isRightToLeft) {
             case .left, .natural: x = rect.minX
             case .center: x = rect.midX - line.width / 2
             case .right: x = rect.maxX - line.width
             }
             let baseline = top + Double(i) * lineHeight + (lineHeight - (m.ascender - m.descender)) / 2 + m.ascender
-            fonts.draw(laid, line: i, x: x, baseline: baseline, color: label.textColor, opacity: opacity, on: canvas)
+            fonts.draw(laid, line: i, x: x, baseline: baseline, color: color, opacity: opacity, on: canvas)
         }
     }
 
@@ -242,16 +261,23 @@ public final class Renderer {
 
     private func drawImage(_ view: ImageView, in rect: Rect, opacity: Double, canvas: Canvas) {
         guard let image = view.currentImage else { return }
-        let target = place(image.size, in: rect, mode: view.contentMode)
-        let tint = view.tintColor ?? Color(red: 90, green: 90, blue: 90)
+        drawImage(image, mode: view.contentMode, rotation: view.rotation, tint: view.tintColor, in: rect, opacity: opacity, canvas: canvas)
+    }
+
+    /// `image` placed in `rect` (pixels) as `mode` says: artwork through its mask in `tint`,
+    /// a supplied picture as its supplier has it, a file decoded at the drawn size.
+    func drawImage(_ image: ImageReference, mode: ContentMode, rotation: Double, tint: Color?, in rect: Rect, opacity: Double,
+                   canvas: Canvas) {
+        let target = place(image.size, in: rect, mode: mode)
+        let tint = tint ?? Color(red: 90, green: 90, blue: 90)
         switch image.artwork {
         case .arrow?:
-            drawMasked("arrow", in: target, variant: Int((view.rotation * 1000).rounded()), color: tint, opacity: opacity, canvas: canvas) {
-                Shapes.arrow(in: $0, rotation: view.rotation)
+            drawMasked("arrow", in: target, variant: Int((rotation * 1000).rounded()), color: tint, opacity: opacity, canvas: canvas) {
+                Shapes.arrow(in: $0, rotation: rotation)
             }
         case .trailArrow?:
-            drawMasked("trail-arrow", in: target, variant: Int((view.rotation * 1000).rounded()), color: tint, opacity: opacity, canvas: canvas) {
-                Shapes.trailArrow(in: $0, rotation: view.rotation)
+            drawMasked("trail-arrow", in: target, variant: Int((rotation * 1000).rounded()), color: tint, opacity: opacity, canvas: canvas) {
+                Shapes.trailArrow(in: $0, rotation: rotation)
             }
         case .placeholder?, .brokenImage?:
             let broken = image.artwork == .brokenImage
@@ -261,10 +287,10 @@ public final class Renderer {
         case nil where image.isSupplied:
             // Decoded by a worker at the drawn size; nothing is decoded here.
             guard let surface = imageSupplier?.surface(named: image.name) else { return }
-            canvas.draw(image: surface, in: target, rotation: view.rotation, opacity: opacity)
+            canvas.draw(image: surface, in: target, rotation: rotation, opacity: opacity)
         case nil:
             guard let surface = load(image.name, drawnAt: target) else { return }
-            canvas.draw(image: surface, in: target, rotation: view.rotation, opacity: opacity)
+            canvas.draw(image: surface, in: target, rotation: rotation, opacity: opacity)
         }
     }
 

@@ -346,6 +346,12 @@ open class View {
     /// dispatcher calls `setPressed` on the nearest such view under the finger.
     open var showsPress: Bool { false }
 
+    /// Draws the view's own content after its background and before its subviews (a chart,
+    /// a gauge, a custom mark): nothing by default. Called for every frame whose damage
+    /// reaches the view; call `setNeedsDisplay()` when what it draws changes. Coordinates are
+    /// points in the view's own space; drawing is clipped to its bounds.
+    open func draw(in context: any DrawingContext) {}
+
     /// Shows the view pressed or not (`showsPress`); nothing by default.
     open func setPressed(_ pressed: Bool) {}
 }

@@ -1,0 +1,93 @@
+import Testing
+@testable import PanelRender
+import PanelUI
+
+/// A gauge an app draws itself: a track, a filled part as wide as its value, a needle line,
+/// a triangle mark, and the value as text. It says when it changed; the renderer does the rest.
+@MainActor
+final class Gauge: View {
+    var value = 0.25 { didSet { setNeedsDisplay() } }
+    var drawnTimes = 0
+    override func draw(in context: any DrawingContext) {
+        drawnTimes += 1
+        let size = context.size
+        context.fill(Rect(x: 10, y: 10, width: size.width - 20, height: 20), color: Color(red: 220, green: 220, blue: 220), cornerRadius: 10)
+        context.fill(Rect(x: 10, y: 10, width: (size.width - 20) * value, height: 20), color: Color(red: 0, green: 120, blue: 255))
+        let x = 10 + (size.width - 20) * value
+        context.line(from: Point(x: x, y: 40), to: Point(x: x, y: 70), width: 4, color: .black)
+        context.fill(polygon: [Point(x: x - 8, y: 80), Point(x: x + 8, y: 80), Point(x: x, y: 72)], color: Color(red: 255, green: 0, blue: 0))
+        context.draw(text: "\(Int(value * 100)) %", in: Rect(x: 10, y: 90, width: size.width - 20, height: 30), font: .bold(20), color: .black)
+        // Past its own bounds: clipped away.
+        context.fill(Rect(x: -50, y: -50, width: 40, height: 40), color: Color(red: 0, green: 255, blue: 0))
+    }
+}
+
+@MainActor
+@Suite("A view that draws itself")
+struct CustomDrawingTests {
+    static func rgb(_ s: Surface, _ x: Int, _ y: Int) -> UInt32 { s.pixel(x: x, y: y) & 0xff_ffff }
+
+    @Test("fills, rounded ends, a line, a polygon and text land where the view put them, clipped to its bounds")
+    func primitives() throws {
+        let fonts = try FontLibrary()
+        let scene = Scene(size: Size(width: 320, height: 200))
+        scene.screen.textMeasurer = fonts
+        let gauge = Gauge(frame: Rect(x: 60, y: 40, width: 220, height: 130))
+        gauge.backgroundColor = .white
+        scene.screen.rootView.addSubview(gauge)
+        let surface = Surface(width: 320, height: 200)
+        Renderer(fonts: fonts).render(scene.screen, into: surface)
+        // Filled part (blue) and the track's rest (grey), inside the view at (60, 40).
+        #expect(Self.rgb(surface, 60 + 30, 40 + 20) == 0x0078ff)
+        #expect(Self.rgb(surface, 60 + 150, 40 + 20) == 0xdcdcdc)
+        // The track's rounded far end leaves its corner white.
+        #expect(Self.rgb(surface, 60 + 209, 40 + 10) == 0xffffff)
+        #expect(Self.rgb(surface, 60 + 200, 40 + 20) == 0xdcdcdc)
+        // The needle at x = 10 + 200 * 0.25 = 60, 4 points wide.
+        #expect(Self.rgb(surface, 60 + 60, 40 + 55) == 0x000000)
+        #expect(Self.rgb(surface, 60 + 66, 40 + 55) == 0xffffff)
+        // The triangle's middle is red.
+        #expect(Self.rgb(surface, 60 + 60, 40 + 78) == 0xff0000)
+        // The text has dark pixels in its line.
+        var dark = 0
+        for y in (40 + 90)..<(40 + 120) { for x in (60 + 10)..<(60 + 110) where Self.rgb(surface, x, y) < 0x404040 { dark += 1 } }
+        #expect(dark > 50, "\(dark) dark pixels of text")
+        // Nothing outside the view: the green square at (-50, -50) was clipped.
+        for y in 0..<40 { for x in 0..<60 { #expect(Self.rgb(surface, x, y) != 0x00ff00) } }
+    }
+
+    @Test("a changed value redraws from its damage alone, equal to a full render; a frame that does not reach it does not ask it")
+    func damageTracked() throws {
+        let fonts = try FontLibrary()
+        let scene = Scene(size: Size(width: 320, height: 200))
+        scene.screen.textMeasurer = fonts
+        let gauge = Gauge(frame: Rect(x: 60, y: 40, width: 220, height: 130))
+        gauge.backgroundColor = .white
+        let other = View(frame: Rect(x: 0, y: 180, width: 40, height: 20))
+        scene.screen.rootView.addSubview(gauge)
+        scene.screen.rootView.addSubview(other)
+        let renderer = Renderer(fonts: fonts)
+        let incremental = Surface(width: 320, height: 200), fresh = Surface(width: 320, height: 200)
+        var differing: [Int] = []
+        // The glass starts with a whole frame; each later frame draws only its damage.
+        renderer.render(scene.screen, into: incremental)
+        scene.onFrame = { [unowned scene] damage in
+            renderer.render(scene.screen, into: incremental, damage: damage)
+            renderer.render(scene.screen, into: fresh)
+            var n = 0
+            for y in 0..<200 { for x in 0..<320 where incremental.pixel(x: x, y: y) != fresh.pixel(x: x, y: y) { n += 1 } }
+            differing.append(n)
+        }
+        scene.frame()
+        for value in [0.5, 0.9, 0.1] {
+            gauge.value = value
+            scene.frame()
+        }
+        #expect(differing == [0, 0, 0, 0])
+        #expect(Self.rgb(incremental, 60 + 10 + 180, 40 + 20) == 0xdcdcdc, "at 0.1 the far part is track again")
+        let before = gauge.drawnTimes
+        other.backgroundColor = .black
+        renderer.render(scene.screen, into: incremental, damage: [Rect(x: 0, y: 180, width: 40, height: 20)])
+        #expect(gauge.drawnTimes == before)
+    }
+}
