@@ -206,6 +206,17 @@ enum RenderBenchmark {
             sheet.removeFromSuperview()
             dim.removeFromSuperview()
             stage.frame()
+            // A view that draws itself (View.draw(in:)) over the list: a gauge whose value moves
+            // each frame, so each frame draws its 300x120 points again and nothing else.
+            let gauge = BenchGauge(frame: Rect(x: 16, y: 16, width: 300, height: 120))
+            root.addSubview(gauge)
+            stage.frame()
+            measure("custom-draw" + suffix) {
+                gauge.value = gauge.value >= 0.99 ? 0.01 : gauge.value + 0.01
+                stage.frame()
+            }
+            gauge.removeFromSuperview()
+            stage.frame()
         }
     }
 
@@ -329,5 +340,29 @@ enum InstructionCount {
     @inline(never)
     static func windowClosed() {
         fflush(nil)
+    }
+}
+
+/// The `custom-draw` case's gauge: a rounded track, its filled part, a needle, a mark and the
+/// value as text, drawn by the view itself over a white card with rounded corners.
+@MainActor
+final class BenchGauge: View {
+    var value = 0.5 { didSet { setNeedsDisplay() } }
+
+    override init(frame: Rect = .zero) {
+        super.init(frame: frame)
+        backgroundColor = .white
+        cornerRadius = 12
+    }
+
+    override func draw(in context: any DrawingContext) {
+        let width = context.size.width - 32
+        context.fill(Rect(x: 16, y: 20, width: width, height: 16), color: Color(red: 229, green: 229, blue: 234), cornerRadius: 8)
+        context.fill(Rect(x: 16, y: 20, width: width * value, height: 16), color: Color(red: 0, green: 122, blue: 255), cornerRadius: 8)
+        let x = 16 + width * value
+        context.line(from: Point(x: x, y: 44), to: Point(x: x, y: 64), width: 2, color: .black)
+        context.fill(polygon: [Point(x: x - 6, y: 72), Point(x: x + 6, y: 72), Point(x: x, y: 64)], color: Color(red: 255, green: 59, blue: 48))
+        context.draw(text: "Platform load \(Int((value * 100).rounded())) %", in: Rect(x: 16, y: 80, width: width, height: 30),
+                     font: .system(17), color: .black)
     }
 }
