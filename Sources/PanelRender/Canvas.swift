@@ -120,7 +120,20 @@ public final class Canvas {
     /// A rectangle with rounded corners, anti-aliased.
     public func fillRoundedRect(_ rect: Rect, radius: Double, color: Color, opacity: Double = 1) {
         guard radius > 0 else { return fill(rect, color: color, opacity: opacity) }
-        fill(triangles: Shapes.roundedRect(rect, radius: radius), color: color, opacity: opacity)
+        let r = min(radius, rect.width / 2, rect.height / 2)
+        func whole(_ v: Double) -> Bool { v == v.rounded() }
+        guard whole(rect.minX), whole(rect.minY), whole(rect.maxX), whole(rect.maxY), whole(r) else {
+            return fill(triangles: Shapes.roundedRect(rect, radius: radius), color: color, opacity: opacity)
+        }
+        // On whole pixels only the corners need coverage: the straight edges cover their pixels
+        // whole. The inside goes as three boxes that do not overlap (pixman's solid fill, a
+        // fraction of rasterising a fan of triangles over the whole area), the corners as
+        // quarter discs over the same arc points the fan would use.
+        let boxes = [Rect(x: rect.minX + r, y: rect.minY, width: rect.width - 2 * r, height: rect.height),
+                     Rect(x: rect.minX, y: rect.minY + r, width: r, height: rect.height - 2 * r),
+                     Rect(x: rect.maxX - r, y: rect.minY + r, width: r, height: rect.height - 2 * r)]
+        for box in boxes where box.width > 0 && box.height > 0 { fill(box, color: color, opacity: opacity) }
+        fill(triangles: Shapes.roundedCorners(rect, radius: r), color: color, opacity: opacity)
     }
 
     /// Runs `body` with a solid source of `color` (one per text line, not per glyph).

@@ -28,6 +28,27 @@ public enum Shapes {
         return fan(points)
     }
 
+    /// The four quarter discs of `roundedRect`'s corners alone (each a fan from its centre over
+    /// the same arc points), for a rectangle whose inside is filled otherwise.
+    public static func roundedCorners(_ r: Rect, radius: Double, segments: Int = 6) -> [Triangle] {
+        let radius = min(radius, r.width / 2, r.height / 2)
+        let corners = [(r.maxX - radius, r.minY + radius, -Double.pi / 2),
+                       (r.maxX - radius, r.maxY - radius, 0),
+                       (r.minX + radius, r.maxY - radius, Double.pi / 2),
+                       (r.minX + radius, r.minY + radius, Double.pi)]
+        var triangles: [Triangle] = []
+        triangles.reserveCapacity(4 * segments)
+        for (cx, cy, start) in corners {
+            let center = Point(x: cx, y: cy)
+            func arc(_ i: Int) -> Point {
+                let angle = start + Double(i) / Double(segments) * Double.pi / 2
+                return Point(x: cx + radius * cos(angle), y: cy + radius * sin(angle))
+            }
+            for i in 0..<segments { triangles.append(Triangle(center, arc(i), arc(i + 1))) }
+        }
+        return triangles
+    }
+
     /// Rotates `p` by `angle` radians (clockwise on screen) about `center`.
     static func rotate(_ p: Point, about center: Point, by angle: Double) -> Point {
         let c = cos(angle), s = sin(angle)

@@ -15,8 +15,10 @@ final class ViewDrawing: DrawingContext {
     /// What the view may cover, points (its extent in screen space).
     private var extent = Rect.zero
     private var opacity = 1.0
-    /// The damage within the clip and the view's frame, points.
-    private var areas: [Rect] = []
+    /// The frame's damage and the clip the view is drawn in, points: the canvas's clip is made
+    /// from them only when the view draws (most views do not; no array is made for them).
+    private var damage: [Rect] = []
+    private var clip = Rect.zero
     /// Whether a primitive ran for the current view.
     private var used = false
 
@@ -25,10 +27,7 @@ final class ViewDrawing: DrawingContext {
     /// Sets the context up for one view; nothing is done to the canvas yet.
     func begin(frame: Rect, extent: Rect, opacity: Double, state: Renderer.DrawState) {
         (canvas, pending, self.frame, self.extent, self.opacity) = (state.canvas, state.pending, frame, extent, opacity)
-        let bounds = Rect(x: frame.minX / renderer.scale, y: frame.minY / renderer.scale,
-                          width: frame.width / renderer.scale, height: frame.height / renderer.scale)
-        let inside = state.clip.intersection(bounds)
-        areas = inside.map { inner in state.damage.compactMap { $0.intersection(inner) } } ?? []
+        (damage, clip) = (state.damage, state.clip)
         used = false
     }
 
@@ -41,9 +40,13 @@ final class ViewDrawing: DrawingContext {
 
     /// Before the first primitive: clear under the view's content, clip to its damaged bounds.
     private func prepare() -> Canvas? {
-        guard let canvas, !areas.isEmpty else { return nil }
+        guard let canvas else { return nil }
         if !used {
             used = true
+            let bounds = Rect(x: frame.minX / renderer.scale, y: frame.minY / renderer.scale,
+                              width: frame.width / renderer.scale, height: frame.height / renderer.scale)
+            let areas = clip.intersection(bounds).map { inner in damage.compactMap { $0.intersection(inner) } } ?? []
+            guard !areas.isEmpty else { self.canvas = nil; return nil }
             pending?.clear(Renderer.box(around: renderer.toPixels(extent), margin: 2), on: canvas)
             canvas.setClip(areas.map { Renderer.outward(renderer.toPixels($0)) })
         }
