@@ -35,9 +35,13 @@ public final class FontLibrary: TextMeasurer {
     }
     /// Faces by number (`PlacedGlyph.face`).
     private(set) var loaded: [LoadedFace] = []
-    private var faceNumbers: [String: Int] = [:]
+    /// Face numbers by file, size and boldness (a struct key: a string built for each lookup
+    /// cost more than the lookup, and `faceFor` asks for every character laid out).
+    private var faceNumbers: [FaceKey: Int] = [:]
     /// The requested family's own file, per (family, weight).
     private var primaries: [String: FontFile] = [:]
+    /// The family's own face, per font and size: `faceFor` starts from it for every character.
+    private var primaryFaces: [InstanceKey: Int] = [:]
     /// The face that draws a character outside the primary face, per (family, weight, character).
     private var fallbacks: [FallbackKey: FontFile?] = [:]
     private var glyphs: [GlyphKey: Glyph?] = [:]
@@ -45,6 +49,7 @@ public final class FontLibrary: TextMeasurer {
 
     struct FontFile: Hashable { var path: String; var index: Int }
     private struct InstanceKey: Hashable { var font: Font; var pixels: Int }
+    private struct FaceKey: Hashable { var file: FontFile; var pixels: Int; var bold: Bool }
     private struct FallbackKey: Hashable {
         var family: String; var weight: Font.Weight; var scalar: UInt32; var color: Bool; var language: String?
     }
@@ -129,7 +134,7 @@ public final class FontLibrary: TextMeasurer {
 
     /// The face number of `file` at `pixels`, loading it at the first use.
     func face(_ file: FontFile, pixels: Int, bold: Bool) -> Int? {
-        let key = "\(file.path)#\(file.index)@\(pixels)\(bold ? "b" : "")"
+        let key = FaceKey(file: file, pixels: pixels, bold: bold)
         if let known = faceNumbers[key] { return known }
         var opened: FT_Face?
         guard panel_ft_open_face(library, file.path, FT_Long(file.index), &opened) == 0, let face = opened else { return nil }
@@ -158,8 +163,11 @@ public final class FontLibrary: TextMeasurer {
 
     /// The face number of the requested family's own face.
     func primaryFace(_ font: Font, pixels: Int) -> Int? {
-        guard let file = try? primary(font) else { return nil }
-        return face(file, pixels: pixels, bold: font.weight == .bold)
+        let key = InstanceKey(font: font, pixels: pixels)
+        if let known = primaryFaces[key] { return known }
+        guard let file = try? primary(font), let number = face(file, pixels: pixels, bold: font.weight == .bold) else { return nil }
+        primaryFaces[key] = number
+        return number
     }
 
     /// Whether face `number` has a glyph for `scalar`.
