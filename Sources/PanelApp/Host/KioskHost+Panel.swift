@@ -49,10 +49,10 @@ extension KioskHost {
         let clock = RealTimeDriver.makeClock()
         let fonts = try FontLibrary()
         let notifier = SystemdNotifier()
-        let backlight = configuration.blankAfter > 0 ? Backlight.find(configuration.backlight) : nil
-        if configuration.blankAfter > 0 {
-            Log.info("blanking after \(configuration.blankAfter) s idle; backlight: \(backlight?.path ?? "none")")
-        }
+        // Chosen for each configuration the host runs (the start and each reload), so a reload
+        // that turns blanking on or names another backlight blanks with the right one.
+        var backlight: Backlight?
+        var blanking: (after: Double, backlight: String?)?
         // The fleet's broker, when one is named: made once, kept across reloads (its list
         // feeds every runtime's session).
         var fleet: FleetLink?
@@ -65,6 +65,12 @@ extension KioskHost {
         }
         let makeRuntime = { [fleet] (file: Configuration) throws -> PanelRuntime in
             let c = environment.applied(to: file)
+            backlight = Backlight.chosen(for: c, current: backlight)
+            let now = (after: c.blankAfter, backlight: backlight?.path)
+            if c.blankAfter > 0, blanking.map({ $0 != now }) ?? true {
+                Log.info("blanking after \(c.blankAfter) s idle; backlight: \(backlight?.path ?? "none")")
+            }
+            blanking = now
             let content: PanelRuntime.Content = views.map { .views(build: $0) }
                 ?? .list(source: { RunCommand.source(for: c, animator: $0, mqtt: fleet?.list) })
             return try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content,

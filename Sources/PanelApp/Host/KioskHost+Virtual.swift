@@ -43,15 +43,19 @@ extension KioskHost {
     }
 
     /// The one builder of a virtual-time host: `content` for each configuration the host runs.
-    private static func virtual(configuration: Configuration, display given: (any Display)?, fonts sharedFonts: FontLibrary?,
-                                notifier: any ServiceNotifier,
-                                content: @escaping (Configuration) -> PanelRuntime.Content) throws -> KioskHost {
+    /// `backlights`: a folder standing for /sys/class/backlight (tests); nil: no backlight, so
+    /// no test and no offline frame touches the machine's own.
+    static func virtual(configuration: Configuration, display given: (any Display)?, fonts sharedFonts: FontLibrary?,
+                        notifier: any ServiceNotifier, backlights: String? = nil,
+                        content: @escaping (Configuration) -> PanelRuntime.Content) throws -> KioskHost {
         let display = given ?? HeadlessDisplay(width: configuration.headlessSize.width, height: configuration.headlessSize.height)
         let fonts = try sharedFonts ?? FontLibrary()
         let clock = ManualClock()
+        var backlight: Backlight?
         let host = try KioskHost(configuration: configuration, display: display, clock: clock) { c in
+            backlight = backlights.flatMap { Backlight.chosen(for: c, current: backlight, root: $0) }
             let runtime = try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content(c),
-                                           clock: clock, announcesList: false)
+                                           clock: clock, backlight: backlight, announcesList: false)
             // Pictures take no virtual time, as the data sources' answers do.
             runtime.session?.pictures?.runsInline = true
             if case .command(let command)? = runtime.session?.tapAction { command.runsInline = true }

@@ -23,6 +23,15 @@ public final class Backlight {
         return FileManager.default.fileExists(atPath: root + "/" + name) ? Backlight(path: root + "/" + name) : nil
     }
 
+    /// The backlight a configuration blanks with: nil when it never blanks
+    /// (`display.blank-after` 0) or names none or one that is not there. `current`, the one in
+    /// use, is kept when it is the same entry, with the brightness it remembers; a reload that
+    /// turns blanking on or names another entry gets it here, as a fresh start would.
+    public static func chosen(for c: Configuration, current: Backlight?, root: String = "/sys/class/backlight") -> Backlight? {
+        guard c.blankAfter > 0, let found = find(c.backlight, root: root) else { return nil }
+        return found.path == current?.path ? current : found
+    }
+
     /// Remembers the brightness and writes 0.
     public func off() throws {
         let current = try read("brightness")

@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+import Testing
+@testable import PanelApp
+
+/// A reload (SIGHUP) applies what it changed as a fresh start would: blanking turned on blanks
+/// with the backlight the file names, a backlight named anew is the one turned off.
+@MainActor
+@Suite("A reload that changes blanking and the backlight")
+struct ReloadBlankingTests {
+    /// A folder standing for /sys/class/backlight with entries `names`, each at brightness 80 of 100.
+    static func backlights(_ names: [String]) throws -> String {
+        let root = try scratchDirectory("backlights")
+        for name in names {
+            try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true)
+            try "80\n".write(toFile: root + "/" + name + "/brightness", atomically: false, encoding: .utf8)
+            try "100\n".write(toFile: root + "/" + name + "/max_brightness", atomically: false, encoding: .utf8)
+        }
+        return root
+    }
+
+    static func brightness(_ root: String, _ name: String) throws -> String {
+        String(decoding: try fileBytes(root + "/" + name + "/brightness"), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("blanking off at the start, on after a reload: the panel blanks and the named backlight goes off; another named at the next reload is the one turned off")
+    func reloadTurnsBlankingOn() throws {
+        let root = try Self.backlights(["panel0", "panel1"])
+        let dir = try scratchDirectory("reload-blanking")
+        defer { for path in [root, dir] { try? FileManager.default.removeItem(atPath: path) } }
+        var start = Configuration()
+        start.source = .sample
+        start.refreshSeconds = 0
+        start.stateDirectory = dir
+        let host = try KioskHost.virtual(configuration: start, display: HeadlessDisplay(width: 320, height: 240), fonts: nil,
+                                         notifier: SilentNotifier(), backlights: root) { c in
+            .list(source: { RunCommand.source(for: c, animator: $0, inline: true) })
+        }
+        host.configurationPath = dir + "/config"
+        let time = VirtualTimeDriver(host)
+        host.start(at: 0)
+        #expect(time.settle())
+        #expect(host.runtime.backlight == nil, "blank-after 0: no backlight is touched")
+
+        try "[display]\nblank-after = 5\nbacklight = panel0\n[data]\nsource = sample\nrefresh-seconds = 0\n[state]\ndirectory = \(dir)\n"
+            .write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        #expect(host.signal(SIGHUP, at: host.now + 0.1) == .handled)
+        #expect(host.runtime.backlight?.path == root + "/panel0")
+        time.advance(by: 6)
+        #expect(host.display.isBlank)
+        #expect(try Self.brightness(root, "panel0") == "0")
+        #expect(try Self.brightness(root, "panel1") == "80")
+
+        // Another backlight named: a wake gives panel0 its light back; the next blank is panel1's.
+        #expect(host.runtime.wakeUp())
+        #expect(try Self.brightness(root, "panel0") == "80")
+        try "[display]\nblank-after = 5\nbacklight = panel1\n[data]\nsource = sample\nrefresh-seconds = 0\n[state]\ndirectory = \(dir)\n"
+            .write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        #expect(host.signal(SIGHUP, at: host.now + 0.1) == .handled)
+        #expect(host.runtime.backlight?.path == root + "/panel1")
+        time.advance(by: 6)
+        #expect(host.display.isBlank)
+        #expect(try Self.brightness(root, "panel1") == "0")
+        #expect(try Self.brightness(root, "panel0") == "80")
+    }
+}
