@@ -64,3 +64,21 @@ struct ReloadBlankingTests {
         #expect(try Self.brightness(root, "panel0") == "80")
     }
 }
+
+@MainActor
+@Suite("An app's own name")
+struct AppNameTests {
+    @Test("Configuration.appName tags the log lines (the program's stays panel-refresh); display.window-title is read")
+    func appName() throws {
+        #expect(Log.line("starting") == "panel-refresh: starting")
+        var c = Configuration()
+        c.appName = "departures"
+        let saved = Log.name
+        defer { Log.name = saved }
+        Log.name = c.appName
+        #expect(Log.line("starting, https://user:secret@example.org/") == "departures: starting, https://user:***@example.org/")
+        let read = try Configuration.parse("[display]\nwindow-title = Departures, hall B\n", file: "test")
+        #expect(read.windowTitle == "Departures, hall B")
+        #expect(Configuration().windowTitle == nil)
+    }
+}

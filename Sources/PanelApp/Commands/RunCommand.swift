@@ -52,8 +52,9 @@ public enum RunCommand {
         case .headless:
             return HeadlessDisplay(width: configuration.headlessSize.width, height: configuration.headlessSize.height)
         case .window:
+            let title = configuration.windowTitle ?? (configuration.appName == "panel-refresh" ? "PanelRefresh" : configuration.appName)
             return try WindowDisplay(width: configuration.windowSize.width, height: configuration.windowSize.height,
-                                     rotation: configuration.displayRotation)
+                                     rotation: configuration.displayRotation, title: title)
         case .drm:
             return try DRMDisplay(path: configuration.card, size: configuration.mode, rotation: configuration.displayRotation, drm: drm)
         case .fbdev:

@@ -208,6 +208,13 @@ public struct Configuration: Sendable {
     public var headlessSize = (width: 800, height: 480)
     /// `display.window-size`: the desktop window's pixels when it opens (it can be resized).
     public var windowSize = (width: 800, height: 480)
+    /// `display.window-title`: the desktop window's title; nil: "PanelRefresh" for the
+    /// program, else `appName`.
+    public var windowTitle: String?
+    /// The app's name (no file key: the app sets it): the tag of its log lines and its
+    /// journal entries' SYSLOG_IDENTIFIER, and its window's title unless one is set. The
+    /// program's own is "panel-refresh".
+    public var appName = "panel-refresh"
     /// How the picture is turned on the glass, clockwise; touch follows it.
     public var displayRotation: Rotation = .none
     /// Seconds without touch or data change before the panel goes off; 0: never.
@@ -715,6 +722,7 @@ public struct Configuration: Sendable {
             },
             Key(section: "display", name: "headless-size", doc: "WIDTHxHEIGHT of the headless display") { $0.headlessSize = try size($1) },
             Key(section: "display", name: "window-size", doc: "WIDTHxHEIGHT of the desktop window when it opens") { $0.windowSize = try size($1) },
+            Key(section: "display", name: "window-title", doc: "the desktop window's title (PanelRefresh)") { $0.windowTitle = $1 },
             Key(section: "appearance", name: "locale", doc: "language of the texts (en, zh_CN, zh_TW, ko, ru, uk, de, fr, es, it, pt, ja, ar, he; other codes: English); ar and he lay the kiosk out right to left; empty: LANG") { $0.locale = $1 },
             Key(section: "appearance", name: "header", doc: "normal, state or gif") { $0.header = try choice($1, HeaderStyle.self) },
             Key(section: "appearance", name: "footer", doc: "auto-normal, auto-state, auto-gif, back-normal, back-state or back-gif") { $0.footer = try choice($1, FooterStyle.self) },

@@ -31,6 +31,7 @@ extension KioskHost {
 
     private static func panel(configuration: Configuration, path: String?, display given: (any Display)?,
                               content views: ((Scene) throws -> Any)?) throws -> KioskHost {
+        Log.name = configuration.appName
         Log.info("starting" + (path.map { " with \($0)" } ?? " with the built-in defaults"))
         // Descendants that escape a data-source command's group (a setsid daemon) come back to
         // the kiosk, which ends them with their refresh (ChildSupervisor).

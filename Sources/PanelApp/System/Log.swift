@@ -9,6 +9,9 @@ import Glibc
 public enum Log {
     /// Whether debug lines are written (`--verbose`).
     nonisolated(unsafe) public static var verbose = false
+    /// The tag of every line and the journal's SYSLOG_IDENTIFIER: "panel-refresh", or an
+    /// app's `Configuration.appName` (set by `KioskHost.panel` before anything is logged).
+    nonisolated(unsafe) public static var name = "panel-refresh"
 
     /// Logs `message` at priority 3 (err).
     public static func error(_ message: String) { write(3, message) }
@@ -41,9 +44,9 @@ public enum Log {
     /// stderr is the journal, else as a line.
     public static func event(_ event: Event, priority: Int, _ message: String, fields: [String: String] = [:]) {
         if toJournal {
-            var entries = ["MESSAGE=panel-refresh: " + Redaction.redact(message), "PRIORITY=\(priority)",
-                           "PANEL_REFRESH_EVENT=\(event.rawValue)", "SYSLOG_IDENTIFIER=panel-refresh"]
-            for (name, value) in fields.sorted(by: { $0.key < $1.key }) { entries.append("\(name)=\(Redaction.redact(value))") }
+            var entries = ["MESSAGE=" + line(message), "PRIORITY=\(priority)",
+                           "PANEL_REFRESH_EVENT=\(event.rawValue)", "SYSLOG_IDENTIFIER=\(name)"]
+            for (field, value) in fields.sorted(by: { $0.key < $1.key }) { entries.append("\(field)=\(Redaction.redact(value))") }
             if send(entries) { return }
         }
         write(priority, message)
@@ -64,8 +67,11 @@ public enum Log {
         // One write(2) per line: lines of concurrent writers do not interleave.
         var stream = StandardError()
         let prefix = toJournal ? "<\(priority)>" : ""
-        stream.write("\(prefix)panel-refresh: \(Redaction.redact(message))\n")
+        stream.write(prefix + line(message) + "\n")
     }
+
+    /// A log line's text: the tag (`name`), then the message with URLs' passwords masked.
+    static func line(_ message: String) -> String { "\(name): \(Redaction.redact(message))" }
 
     /// sd_journal_sendv with `entries` ("FIELD=value"); false when the journal did not take them.
     private static func send(_ entries: [String]) -> Bool {
