@@ -41,6 +41,11 @@ public struct TouchFrame: Sendable, Hashable {
     /// A frame of `touches` at `timestamp` seconds.
     public init(timestamp: Double, touches: [Touch]) { (self.timestamp, self.touches) = (timestamp, touches) }
 
+    /// The same frame `seconds` later, its touches' time stamps with it.
+    public func delayed(by seconds: Double) -> TouchFrame {
+        TouchFrame(timestamp: timestamp + seconds, touches: touches.map { var t = $0; t.timestamp += seconds; return t })
+    }
+
     /// Contacts down after this frame.
     public var active: [Touch] { touches.filter { $0.phase == .began || $0.phase == .moved } }
 

@@ -67,7 +67,8 @@ public final class Scene: TimeStepped {
     /// `time.advance(to:)`.
     public func run(until time: Double) { self.time.advance(to: time) }
     /// `time.play(_:)`.
-    public func play(_ frames: [TouchFrame]) { time.play(frames) }
+    @discardableResult
+    public func play(_ frames: [TouchFrame]) -> Double { time.play(frames) }
     /// `time.settle(limit:)`.
     @discardableResult
     public func settle(limit: Double = 30) -> Bool { time.settle(limit: limit) }

@@ -113,3 +113,33 @@ struct RowCellTests {
         #expect(list.rowCells[4]?.isSelected == true)
     }
 }
+
+@MainActor
+@Suite("A gesture script that starts in the past")
+struct LateScriptTests {
+    @Test("played after the clock passed its start, it is moved later whole: the drag keeps its timing and flings, and play says by how much")
+    func lateScriptKeepsItsTiming() {
+        func flingDistance(settleFirst: Double) -> (moved: Double, late: Double) {
+            let scene = Scene(size: Size(width: 800, height: 480))
+            let list = ListView(frame: Rect(x: 0, y: 0, width: 800, height: 480), animator: scene.animator)
+            let source = CountingSource(rows: 500)
+            list.rowHeight = .fixed(60)
+            list.dataSource = source
+            list.reloadData()
+            scene.screen.rootView.addSubview(list)
+            scene.frame()
+            scene.run(until: settleFirst)
+            var drag = GestureScript(start: 0.5)
+            drag.drag(from: Point(x: 200, y: 400), to: Point(x: 200, y: 100), duration: 0.1)
+            let late = scene.play(drag.frames)
+            scene.settle()
+            return (list.contentOffset.y, late)
+        }
+        let onTime = flingDistance(settleFirst: 0)
+        let late = flingDistance(settleFirst: 2)
+        #expect(onTime.late == 0)
+        #expect(abs(late.late - 1.5) < 1e-9)
+        #expect(onTime.moved > 600, "a 3000 pt/s drag flings on: \(onTime.moved)")
+        #expect(abs(late.moved - onTime.moved) < 0.5, "the late script flings as far: \(late.moved) against \(onTime.moved)")
+    }
+}

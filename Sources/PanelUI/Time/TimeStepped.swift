@@ -53,7 +53,15 @@ public struct VirtualTimeDriver {
     /// due before them runs strictly before: one entry, hence at most one drawn frame, per
     /// instant. (Delivered one by one after a tick at their time, a replay drew two frames at
     /// one time, and its trace had two frame lines with one `t`.)
-    public func play(_ frames: [TouchFrame]) {
+    ///
+    /// Frames that begin before the clock (a `GestureScript(start: 0.5)` played after a settle
+    /// that went past 0.5 s) are moved later as a whole, so the first arrives now and the
+    /// gesture keeps its timing: collapsed into one instant, a drag became a jump and a fling
+    /// none. Returns how far they were moved, seconds (0: not at all).
+    @discardableResult
+    public func play(_ frames: [TouchFrame]) -> Double {
+        let late = frames.first.map { max(0, target.now - $0.timestamp) } ?? 0
+        let frames = late > 0 ? frames.map { $0.delayed(by: late) } : frames
         var index = frames.startIndex
         while index < frames.endIndex {
             let at = max(frames[index].timestamp, target.now)
@@ -67,6 +75,7 @@ public struct VirtualTimeDriver {
             target.touch(batch, at: at)
         }
         target.tick(at: target.now)
+        return late
     }
 
     /// Runs everything due before `time`, leaving the clock short of it (the entry at `time`
