@@ -51,7 +51,11 @@ open class RefreshComponent: View, ScrollViewObserver {
 
     // MARK: Callbacks
 
-    /// Runs when a refresh starts (once the component has opened).
+    /// Runs when a refresh starts: once the component has opened (after the header's opening
+    /// animation, not at the moment the finger lets go or `beginRefreshing()` is called), on
+    /// the main actor. Start the load here and call `endRefreshing()` (or
+    /// `endRefreshing(result: .failure(...))`) when it is done, even if it fails; an end that
+    /// comes while the component is still opening closes it without running this.
     public var refreshingAction: Action?
     /// Runs after `refreshingAction`, on every refresh.
     public var beginRefreshingCompletion: Action?
@@ -154,7 +158,9 @@ open class RefreshComponent: View, ScrollViewObserver {
     /// `finishedDisplayDuration` when that is set, and not before `minimumRefreshingDuration`
     /// since it opened). Ignored (returns false) when not refreshing or already ending.
     /// An end that comes while the component is still opening wins: it closes, and the
-    /// refreshing action of that refresh does not run.
+    /// refreshing action of that refresh does not run. A header's successful end also resets
+    /// the footer's `noMoreData` to idle (trap T6: the new first page may have more after it)
+    /// unless that was said after this refresh began, or `resetsFooterNoMoreDataOnEnd` is off.
     @discardableResult
     public func endRefreshing(result: RefreshResult = .success, completion: Action? = nil) -> Bool {
         send(.endRefreshing(result)) { accepted in
