@@ -380,6 +380,7 @@ open class RefreshComponent: View, ScrollViewObserver {
                          width: scrollView.frame.width, height: frame.height)
         }
         didAttach(to: scrollView)
+        if let theme = (scrollView as? ListView)?.theme { apply(theme) }
         setNeedsLayout()
         settingsDidChange()
     }

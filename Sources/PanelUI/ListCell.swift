@@ -89,6 +89,16 @@ open class ListCell: RowCell {
         for view in [imageView, titleLabel, subtitleLabel, detailLabel, badgeLabel, separator] as [View] { addSubview(view) }
     }
 
+    /// Takes the list's theme: the row's colours, its texts' and its separator's.
+    open override func apply(_ theme: ListTheme) {
+        super.apply(theme)
+        titleLabel.textColor = theme.text
+        subtitleLabel.textColor = theme.secondaryText
+        detailLabel.textColor = theme.secondaryText
+        separator.backgroundColor = theme.separator
+        imageView.backgroundColor = theme.selection
+    }
+
     /// Clears what the previous row left before the data source configures the cell.
     open override func prepareForReuse() {
         super.prepareForReuse()

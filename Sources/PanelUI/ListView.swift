@@ -125,6 +125,18 @@ open class ListView: ScrollView {
             for (row, cell) in rowCells { cell.isSelected = row == selectedRow }
         }
     }
+    /// The colours of the list, its rows and the refresh components on it, in one value
+    /// (`.dark` for a board in a dim hall); nil: each view keeps its own. Rows made later take
+    /// it too; a data source that colours a row in `configure` still wins for that row.
+    public var theme: ListTheme? {
+        didSet {
+            guard let theme, theme != oldValue else { return }
+            backgroundColor = theme.background
+            for view in subviews { (view as? any ListThemed)?.apply(theme) }
+            for cell in reusableCells { cell.apply(theme) }
+        }
+    }
+
     /// Whether a tap selects the row it lands on before the delegate hears it (off: taps only
     /// tell the delegate, as the kiosk's list wants).
     public var selectsRowOnTap = false
@@ -385,6 +397,7 @@ open class ListView: ScrollView {
             } else {
                 cell = registration?.make() ?? makeCell()
                 cell.list = self
+                if let theme { cell.apply(theme) }
                 addSubview(cell)
             }
             cell.row = row

@@ -4,7 +4,7 @@
 /// ready row with a title, subtitle, picture, detail and badge on top of it). The list makes
 /// and configures such rows through `ListView.register(_:configure:)`, typed: no downcast.
 @MainActor
-open class RowCell: View {
+open class RowCell: View, ListThemed {
     /// The row shown, or -1 when unused.
     public internal(set) var row = -1
     /// The list the row is in.
@@ -46,6 +46,20 @@ open class RowCell: View {
         }
     }
 
+    /// Takes the list's theme (`ListView.theme`): the background, press and selection
+    /// colours. A subclass colours its own views too, and calls this.
+    open func apply(_ theme: ListTheme) {
+        highlightColor = theme.highlight
+        selectedColor = theme.selection
+        if decorated {
+            // Pressed or selected now: the theme's background comes when that ends.
+            restingColor = theme.background
+            backgroundColor = isHighlighted ? highlightColor : selectedColor
+        } else {
+            backgroundColor = theme.background
+        }
+    }
+
     /// Clears what the previous row left before the row is configured for another: the press
     /// (the selection is set again by the list). Subclasses clear their own views and call this.
     open func prepareForReuse() {
@@ -71,3 +85,4 @@ open class RowCell: View {
         return true
     }
 }
+
