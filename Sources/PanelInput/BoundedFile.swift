@@ -90,8 +90,7 @@ public enum BoundedFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = Glibc.read(fd, &chunk, min(chunk.count, limit + 1 - bytes.count))
-            if n < 0 && errno == EINTR { continue }
+            let n = SystemCall.uninterrupted { Glibc.read(fd, &chunk, min(chunk.count, limit + 1 - bytes.count)) }
             guard n >= 0 else { throw .unreadable(errno: errno) }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])

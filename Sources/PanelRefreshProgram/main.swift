@@ -290,8 +290,7 @@ func control(_ options: ParsedArguments) throws -> Int32 {
 func writeStandardOutput(_ bytes: [UInt8]) {
     var offset = 0
     while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
+        let n = SystemCall.uninterrupted { bytes[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) } }
         guard n > 0 else { return }
         offset += n
     }
@@ -350,7 +349,7 @@ func record(_ path: String) throws {
     var waiter = pollfd(fd: device.fileDescriptor, events: Int16(POLLIN), revents: 0)
     while true {
         // Blocks until the device has events: no busy loop.
-        guard poll(&waiter, 1, -1) >= 0 || errno == EINTR else { throw InputError.failed(path: path, call: "poll", errno: errno) }
+        guard SystemCall.uninterrupted({ poll(&waiter, 1, -1) }) >= 0 else { throw InputError.failed(path: path, call: "poll", errno: errno) }
         let events = try device.readEvents()
         // As evemu-record: the first event at 0.000001, the rest relative to it.
         let origin = first ?? (events.first.map { $0.microseconds - 1 } ?? 0)

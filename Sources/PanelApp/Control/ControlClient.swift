@@ -48,8 +48,7 @@ public enum ControlClient {
         let request = Array((command.line + "\n").utf8)
         var sent = 0
         while sent < request.count {
-            let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
+            let n = SystemCall.uninterrupted { request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
             // The kiosk may have answered and closed at once (a refusal): its answer is read below.
             guard n > 0 else { break }
             sent += n
@@ -58,11 +57,9 @@ public enum ControlClient {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&waiter, 1, left())
-            if ready < 0 && errno == EINTR { continue }
+            let ready = SystemCall.uninterrupted { poll(&waiter, 1, left()) }
             guard ready > 0 else { throw .timedOut(path: path, seconds: timeout) }
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 && errno == EINTR { continue }
+            let n = SystemCall.uninterrupted { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
             if n <= 0 { break }
             answer += chunk[0..<n]
             guard answer.count <= maxAnswerBytes + 64 else { throw .malformed("larger than \(maxAnswerBytes) bytes") }

@@ -220,11 +220,11 @@ public final class ControlServer {
     public func acceptPending(now: Double) {
         guard !closed else { return }
         for _ in 0..<Self.acceptsPerWake {
-            let fd = panel_accept_nonblocking(listenDescriptor)
+            let fd = SystemCall.uninterrupted { panel_accept_nonblocking(listenDescriptor) }
             guard fd >= 0 else {
                 // EAGAIN: none left. ECONNABORTED and the like: that one is gone; go on.
                 if errno == EAGAIN || errno == EWOULDBLOCK { return }
-                if errno == EINTR || errno == ECONNABORTED { continue }
+                if errno == ECONNABORTED { continue }
                 Log.warning("control: accept: \(String(cString: strerror(errno)))")
                 return
             }
@@ -258,9 +258,8 @@ public final class ControlServer {
         var chunk = [UInt8](repeating: 0, count: 512)
         while true {
             let room = min(chunk.count, Self.maxRequestBytes + 1 - buffer.count)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, room, 0) }
+            let n = SystemCall.uninterrupted { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, room, 0) } }
             if n < 0 {
-                if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { break }
                 return retire(fd)
             }
@@ -308,9 +307,8 @@ public final class ControlServer {
     private func write(_ fd: Int32) {
         guard case .writing(let bytes, var sent)? = clients[fd]?.phase else { return }
         while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = SystemCall.uninterrupted { bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
             if n < 0 {
-                if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { break }
                 return retire(fd)
             }

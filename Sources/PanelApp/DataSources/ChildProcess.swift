@@ -63,8 +63,7 @@ enum ChildProcess {
             guard inputFD >= 0 else { throw .spawn(errno: errno) }
             var offset = 0
             while offset < input.count {
-                let n = input[offset...].withUnsafeBytes { write(inputFD, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
+                let n = SystemCall.uninterrupted { input[offset...].withUnsafeBytes { write(inputFD, $0.baseAddress, $0.count) } }
                 guard n > 0 else { let e = errno; close(inputFD); throw .spawn(errno: e) }
                 offset += n
             }
@@ -183,7 +182,7 @@ enum ChildProcess {
     /// waitpid, retried on EINTR; the wait status.
     private static func reap(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = SystemCall.uninterrupted { waitpid(pid, &status, 0) }
         return status
     }
 
@@ -219,12 +218,11 @@ private struct Collector {
     mutating func drain() {
         for fd in fds {
             while true {
-                let n = read(fd, &buffer, buffer.count)
+                let n = SystemCall.uninterrupted { read(fd, &buffer, buffer.count) }
                 if n > 0 {
                     keep(buffer[0..<n], from: fd)
                     continue
                 }
-                if n < 0 && errno == EINTR { continue }
                 if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
                     close(fd)
                     fds.removeAll { $0 == fd }

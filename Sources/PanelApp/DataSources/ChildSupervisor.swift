@@ -114,7 +114,7 @@ public enum ChildSupervisor {
                 if getpgid(child.pid) == child.pid { kill(-child.pid, SIGKILL) }
                 kill(child.pid, SIGKILL)
                 var status: Int32 = 0
-                while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+                _ = SystemCall.uninterrupted { waitpid(child.pid, &status, 0) }
                 ended += 1
             }
             if ended == 0 { return }

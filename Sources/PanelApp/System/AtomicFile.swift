@@ -29,8 +29,7 @@ enum AtomicFile {
         guard fd >= 0 else { throw fail("open") }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = SystemCall.uninterrupted { bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
             guard n > 0 else {
                 let error = fail("write")
                 close(fd)

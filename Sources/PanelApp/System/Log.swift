@@ -99,8 +99,7 @@ public struct StandardError: TextOutputStream {
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0
             while offset < buffer.count, let base = buffer.baseAddress {
-                let n = Glibc.write(2, base + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
+                let n = SystemCall.uninterrupted { Glibc.write(2, base + offset, buffer.count - offset) }
                 guard n > 0 else { return }
                 offset += n
             }

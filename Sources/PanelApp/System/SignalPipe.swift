@@ -50,8 +50,7 @@ public enum SignalPipe {
         var received: [Int32] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
-            let n = read(readEnd, &buffer, buffer.count)
-            if n < 0 && errno == EINTR { continue }
+            let n = SystemCall.uninterrupted { read(readEnd, &buffer, buffer.count) }
             guard n > 0 else { return received }
             received += buffer[0..<n].map { Int32($0) }
         }
