@@ -48,6 +48,7 @@ extension KioskHost {
     static func virtual(configuration: Configuration, display given: (any Display)?, fonts sharedFonts: FontLibrary?,
                         notifier: any ServiceNotifier, backlights: String? = nil,
                         content: @escaping (Configuration) -> PanelRuntime.Content) throws -> KioskHost {
+        Log.name = configuration.appName
         let display = given ?? HeadlessDisplay(width: configuration.headlessSize.width, height: configuration.headlessSize.height)
         let fonts = try sharedFonts ?? FontLibrary()
         let clock = ManualClock()
