@@ -65,6 +65,44 @@ struct ReloadBlankingTests {
     }
 }
 
+extension ReloadBlankingTests {
+    @Test("a reload that changes only blanking keeps the runtime, the list and its place; one that changes the rows builds them anew")
+    func reloadKeepsWhatItDoesNotChange() throws {
+        let dir = try scratchDirectory("reload-keep")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let base = "[data]\nsource = sample\nrefresh-seconds = 0\n[state]\ndirectory = \(dir)\n"
+        try base.write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        let host = try KioskHost.virtual(configuration: try Configuration.load(path: dir + "/config"),
+                                         display: HeadlessDisplay(width: 320, height: 240))
+        host.configurationPath = dir + "/config"
+        let time = VirtualTimeDriver(host)
+        host.start(at: 0)
+        #expect(time.settle())
+        let runtime = host.runtime
+        let session = try #require(runtime.session)
+        session.list.setContentOffset(Point(x: 0, y: 300), animated: false)
+        #expect(time.settle())
+
+        try (base + "[display]\nblank-after = 5\n").write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        #expect(host.signal(SIGHUP, at: host.now + 0.1) == .handled)
+        #expect(host.runtime === runtime, "only blanking changed: nothing is built again")
+        #expect(runtime.blankAfter == 5 && session.list.contentOffset.y == 300)
+        time.advance(by: 6)
+        #expect(host.display.isBlank, "the new blanking applies")
+
+        // Blanking off again: the blank panel wakes, as a fresh start would show it.
+        try base.write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        #expect(host.signal(SIGHUP, at: host.now + 0.1) == .handled)
+        #expect(host.runtime === runtime && !host.display.isBlank && runtime.blankAfter == 0)
+
+        // The rows' title field changed: the session is built anew over the new fields.
+        try (base + "[rows]\ntitle = name\n").write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        #expect(host.signal(SIGHUP, at: host.now + 0.1) == .handled)
+        #expect(host.runtime !== runtime)
+        #expect(host.configuration.rowFields.title == "name")
+    }
+}
+
 @MainActor
 @Suite("An app's own name")
 struct AppNameTests {

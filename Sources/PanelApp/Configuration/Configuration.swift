@@ -507,9 +507,21 @@ public struct Configuration: Sendable {
         }
         do {
             try key.apply(&self, value)
+            setKeys[qualified] = value
         } catch let error as ValueError {
             throw ConfigurationError(file: "", line: 0, message: "\(qualified): \(error.message)")
         }
+    }
+
+    /// The keys set (by the file, `--set` or `set(_:_:)`) and their text, so a reload can tell
+    /// what it changes.
+    public private(set) var setKeys: [String: String] = [:]
+
+    /// The keys whose value differs between this configuration and `other` ("display.blank-after"),
+    /// by what each set: a key set to its default on one side counts as changed, which at worst
+    /// rebuilds what did not need it.
+    public func changedKeys(from other: Configuration) -> Set<String> {
+        Set(setKeys.keys).union(other.setKeys.keys).filter { setKeys[$0] != other.setKeys[$0] }
     }
 
     /// What to say after "unknown key X": the section the key is in when it is in another

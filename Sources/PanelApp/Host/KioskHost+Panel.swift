@@ -120,6 +120,7 @@ extension KioskHost {
                                  displayMonitor: displayMonitor, makeRuntime: makeRuntime)
         host.configurationPath = path
         host.fleet = fleet
+        host.backlightRoot = "/sys/class/backlight"
         host.session = session
         host.terminal = terminal
         // The control socket (panel-refresh ctl): a kiosk without one still runs, and says why.

@@ -63,6 +63,7 @@ extension KioskHost {
             return runtime
         }
         host.completesFramesOnTick = true
+        host.backlightRoot = backlights
         return host
     }
 }

@@ -549,10 +549,24 @@ public final class KioskHost: TimeStepped {
             // The link is made once, at the start: its connection, will and subscriptions.
             Log.warning("reload: the broker's settings (data.mqtt-*, [mqtt], refresh.trigger-*) apply at the next start")
         }
+        let changed = fresh.changedKeys(from: configuration)
+        if changed.isSubset(of: PanelRuntime.stageKeys) {
+            // Nothing the UI is built from changed: the runtime takes the new settings in place.
+            runtime.reconfigure(fresh, backlight: backlightRoot.flatMap { Backlight.chosen(for: fresh, current: runtime.backlight, root: $0) })
+            configuration = fresh
+            scheduleMetrics(first: true)
+            Log.info("reloaded \(path)" + (changed.isEmpty ? ": nothing changed" : ": " + changed.sorted().joined(separator: ", ") + " applied; the list and the views kept"))
+            runtime.notifier.notify("STATUS=reloaded the configuration")
+            return
+        }
         guard replaceRuntime(with: fresh) else { return }
         Log.info("reloaded \(path)")
         runtime.notifier.notify("STATUS=reloaded the configuration")
     }
+
+    /// Where backlights are looked for when a reload names one (`/sys/class/backlight` on the
+    /// panel; a test's folder; nil: never, as in virtual time by default).
+    public var backlightRoot: String?
 }
 
 extension TouchscreenSet {

@@ -33,13 +33,13 @@ public final class PanelRuntime {
     /// The store failures logged so far, by cause: each is logged once.
     private(set) var reportedStoreCauses = Set<String>()
     /// `display.blank-after`, seconds; 0: never.
-    public let blankAfter: Double
+    public private(set) var blankAfter: Double
     /// When the list was last touched or changed, seconds of the clock.
     public private(set) var lastActivity: Double
     /// The touch that woke the panel: swallowed until its fingers lift.
     public private(set) var isSwallowingWakeTouch = false
     /// Turned off with the panel, when there is one.
-    public let backlight: Backlight?
+    public private(set) var backlight: Backlight?
     private var reportedBacklightError = false
     /// Frame timings since the last report.
     public private(set) var statistics = FrameStatistics()
@@ -53,7 +53,7 @@ public final class PanelRuntime {
     /// When a finger last touched the list (the frames the dispatcher got), seconds of the clock.
     public private(set) var lastTouch: Double?
     /// `refresh.quiet-after-touch`: seconds after the last touch before a due automatic refresh runs.
-    public let quietAfterTouch: Double
+    public private(set) var quietAfterTouch: Double
     /// Frames presented and vertical blanks missed since the start, and their touch-to-glass times.
     public private(set) var frames = 0, droppedFrames = 0
     /// Touch-to-glass times since the start, for the metrics' histogram.
@@ -61,7 +61,7 @@ public final class PanelRuntime {
     /// When this runtime started, seconds of the clock.
     public let startTime: Double
     /// `state.metrics-file` and `state.metrics-seconds`: where the host writes the metrics, how often.
-    public let metricsSettings: (file: String?, seconds: Double)
+    public private(set) var metricsSettings: (file: String?, seconds: Double)
 
     /// What an app's `views` closure returned, kept as long as the runtime: its controller,
     /// data source and delegate, which the views hold weakly (as UIKit does), need no global.
@@ -331,6 +331,32 @@ public final class PanelRuntime {
             Log.info("blanked the panel (asked)")
         }
         tell(.blank)
+    }
+
+    /// The keys a runtime takes without being built again (`reconfigure`): blanking, the
+    /// backlight, the quiet time after a touch and the metrics file. A reload that changes
+    /// only these keeps the list, its position, an open page and an app's views.
+    public nonisolated static let stageKeys: Set<String> = ["display.blank-after", "display.backlight", "refresh.quiet-after-touch",
+                                                             "state.metrics-file", "state.metrics-seconds"]
+
+    /// Takes `configuration`'s blanking, quiet time and metrics settings and `backlight` (the
+    /// one it names), as a fresh start would, without building anything again: blanking turned
+    /// off wakes a blank panel; a backlight replaced while the panel is blank gets its light
+    /// back and the new one goes off.
+    public func reconfigure(_ configuration: Configuration, backlight chosen: Backlight?) {
+        blankAfter = configuration.blankAfter
+        quietAfterTouch = configuration.quietAfterTouch
+        metricsSettings = (configuration.metricsFile, configuration.metricsSeconds)
+        if chosen !== backlight {
+            if display.isBlank { switchBacklight(on: true) }
+            backlight = chosen
+            reportedBacklightError = false
+            if display.isBlank { switchBacklight(on: false) }
+        }
+        if blankAfter == 0 && display.isBlank { wake() }
+        // The blank timer counts from now with its new length.
+        lastActivity = clock.now
+        pump()
     }
 
     /// Panel and backlight on; the next frame draws everything.
