@@ -42,26 +42,24 @@ struct ReloadBlankingTests {
         #expect(time.settle())
         #expect(host.runtime.backlight == nil, "blank-after 0: no backlight is touched")
 
-        try "[display]\nblank-after = 5\nbacklight = panel0\n[data]\nsource = sample\nrefresh-seconds = 0\n[state]\ndirectory = \(dir)\n"
-            .write(toFile: dir + "/config", atomically: true, encoding: .utf8)
-        #expect(host.signal(SIGHUP, at: host.now + 0.1) == .handled)
-        #expect(host.runtime.backlight?.path == root + "/panel0")
-        time.advance(by: 6)
-        #expect(host.display.isBlank)
-        #expect(try Self.brightness(root, "panel0") == "0")
-        #expect(try Self.brightness(root, "panel1") == "80")
+        // Reloads a file that blanks after 5 s with `name`; 6 s later the panel is blank, that
+        // backlight off and the other at its brightness.
+        func reloadBlanking(with name: String, other: String) throws {
+            try "[display]\nblank-after = 5\nbacklight = \(name)\n[data]\nsource = sample\nrefresh-seconds = 0\n[state]\ndirectory = \(dir)\n"
+                .write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+            #expect(host.signal(SIGHUP, at: host.now + 0.1) == .handled)
+            #expect(host.runtime.backlight?.path == root + "/" + name)
+            time.advance(by: 6)
+            #expect(host.display.isBlank)
+            #expect(try Self.brightness(root, name) == "0")
+            #expect(try Self.brightness(root, other) == "80")
+        }
+        try reloadBlanking(with: "panel0", other: "panel1")
 
         // Another backlight named: a wake gives panel0 its light back; the next blank is panel1's.
         #expect(host.runtime.wakeUp())
         #expect(try Self.brightness(root, "panel0") == "80")
-        try "[display]\nblank-after = 5\nbacklight = panel1\n[data]\nsource = sample\nrefresh-seconds = 0\n[state]\ndirectory = \(dir)\n"
-            .write(toFile: dir + "/config", atomically: true, encoding: .utf8)
-        #expect(host.signal(SIGHUP, at: host.now + 0.1) == .handled)
-        #expect(host.runtime.backlight?.path == root + "/panel1")
-        time.advance(by: 6)
-        #expect(host.display.isBlank)
-        #expect(try Self.brightness(root, "panel1") == "0")
-        #expect(try Self.brightness(root, "panel0") == "80")
+        try reloadBlanking(with: "panel1", other: "panel0")
     }
 }
 

@@ -4,12 +4,17 @@ import Testing
 @MainActor
 @Suite("One theme for a list, its rows and its components")
 struct ListThemeTests {
-    @Test("list.theme = .dark colours the list, every row (made before and after), the header set before and the footer added after")
-    func darkBoard() throws {
-        let stage = RefreshStage(rows: 40)
+    /// A list of `rows` with a normal header and its first row's cell.
+    static func staged(rows: Int) throws -> (RefreshStage, NormalHeader, ListCell) {
+        let stage = RefreshStage(rows: rows)
         let header = NormalHeader()
         stage.list.header = header
-        let before = try #require(stage.list.visibleCells[0])
+        return (stage, header, try #require(stage.list.visibleCells[0]))
+    }
+
+    @Test("list.theme = .dark colours the list, every row (made before and after), the header set before and the footer added after")
+    func darkBoard() throws {
+        let (stage, header, before) = try Self.staged(rows: 40)
         stage.list.theme = .dark
         let footer = AutoNormalFooter()
         stage.list.footer = footer
@@ -34,10 +39,7 @@ struct ListThemeTests {
 
     @Test("no theme: every view keeps its own colours (nothing changes unasked)")
     func noTheme() throws {
-        let stage = RefreshStage(rows: 10)
-        let header = NormalHeader()
-        stage.list.header = header
-        let cell = try #require(stage.list.visibleCells[0])
+        let (stage, header, cell) = try Self.staged(rows: 10)
         #expect(stage.list.theme == nil)
         #expect(cell.backgroundColor == .white && cell.titleLabel.textColor == .black)
         #expect(header.stateLabel.textColor == RefreshStyle.labelTextColor)

@@ -27,14 +27,20 @@ final class Gauge: View {
 struct CustomDrawingTests {
     static func rgb(_ s: Surface, _ x: Int, _ y: Int) -> UInt32 { s.pixel(x: x, y: y) & 0xff_ffff }
 
-    @Test("fills, rounded ends, a line, a polygon and text land where the view put them, clipped to its bounds")
-    func primitives() throws {
+    /// A 320x200 scene with the gauge at (60, 40), 220x130, on white.
+    static func stage() throws -> (FontLibrary, Scene, Gauge) {
         let fonts = try FontLibrary()
         let scene = Scene(size: Size(width: 320, height: 200))
         scene.screen.textMeasurer = fonts
         let gauge = Gauge(frame: Rect(x: 60, y: 40, width: 220, height: 130))
         gauge.backgroundColor = .white
         scene.screen.rootView.addSubview(gauge)
+        return (fonts, scene, gauge)
+    }
+
+    @Test("fills, rounded ends, a line, a polygon and text land where the view put them, clipped to its bounds")
+    func primitives() throws {
+        let (fonts, scene, _) = try Self.stage()
         let surface = Surface(width: 320, height: 200)
         Renderer(fonts: fonts).render(scene.screen, into: surface)
         // Filled part (blue) and the track's rest (grey), inside the view at (60, 40).
@@ -58,13 +64,8 @@ struct CustomDrawingTests {
 
     @Test("a changed value redraws from its damage alone, equal to a full render; a frame that does not reach it does not ask it")
     func damageTracked() throws {
-        let fonts = try FontLibrary()
-        let scene = Scene(size: Size(width: 320, height: 200))
-        scene.screen.textMeasurer = fonts
-        let gauge = Gauge(frame: Rect(x: 60, y: 40, width: 220, height: 130))
-        gauge.backgroundColor = .white
+        let (fonts, scene, gauge) = try Self.stage()
         let other = View(frame: Rect(x: 0, y: 180, width: 40, height: 20))
-        scene.screen.rootView.addSubview(gauge)
         scene.screen.rootView.addSubview(other)
         let renderer = Renderer(fonts: fonts)
         let incremental = Surface(width: 320, height: 200), fresh = Surface(width: 320, height: 200)
