@@ -121,19 +121,41 @@ public final class Canvas {
     public func fillRoundedRect(_ rect: Rect, radius: Double, color: Color, opacity: Double = 1) {
         guard radius > 0 else { return fill(rect, color: color, opacity: opacity) }
         let r = min(radius, rect.width / 2, rect.height / 2)
-        func whole(_ v: Double) -> Bool { v == v.rounded() }
-        guard whole(rect.minX), whole(rect.minY), whole(rect.maxX), whole(rect.maxY), whole(r) else {
+        // Only the corners need rasterised coverage. They are cut at whole pixels (the nearest
+        // lines past the arcs), so the rest is three boxes whose inner sides are whole and whose
+        // outer sides, when fractional, are one row or column of pixels at the share they
+        // cover: pixman's solid fill, a fraction of rasterising a fan of triangles over the
+        // whole area (a 300x120 card cost 1.2 M instructions a frame that way).
+        let left = (rect.minX + r).rounded(.up), right = (rect.maxX - r).rounded(.down)
+        let top = (rect.minY + r).rounded(.up), bottom = (rect.maxY - r).rounded(.down)
+        guard left <= right, top <= bottom else {
             return fill(triangles: Shapes.roundedRect(rect, radius: radius), color: color, opacity: opacity)
         }
-        // On whole pixels only the corners need coverage: the straight edges cover their pixels
-        // whole. The inside goes as three boxes that do not overlap (pixman's solid fill, a
-        // fraction of rasterising a fan of triangles over the whole area), the corners as
-        // quarter discs over the same arc points the fan would use.
-        let boxes = [Rect(x: rect.minX + r, y: rect.minY, width: rect.width - 2 * r, height: rect.height),
-                     Rect(x: rect.minX, y: rect.minY + r, width: r, height: rect.height - 2 * r),
-                     Rect(x: rect.maxX - r, y: rect.minY + r, width: r, height: rect.height - 2 * r)]
-        for box in boxes where box.width > 0 && box.height > 0 { fill(box, color: color, opacity: opacity) }
-        fill(triangles: Shapes.roundedCorners(rect, radius: r), color: color, opacity: opacity)
+        fill(covering: Rect(x: left, y: rect.minY, width: right - left, height: rect.height), color: color, opacity: opacity)
+        fill(covering: Rect(x: rect.minX, y: top, width: left - rect.minX, height: bottom - top), color: color, opacity: opacity)
+        fill(covering: Rect(x: right, y: top, width: rect.maxX - right, height: bottom - top), color: color, opacity: opacity)
+        fill(triangles: Shapes.roundedCorners(rect, radius: r, cutAt: (left, top, right, bottom)), color: color, opacity: opacity)
+    }
+
+    /// Fills `rect` (pixels) with its fractional edges anti-aliased: the whole pixels inside
+    /// at `opacity`, each partial row, column and corner pixel at the share of it covered.
+    func fill(covering rect: Rect, color: Color, opacity: Double) {
+        guard rect.width > 0, rect.height > 0 else { return }
+        let x0 = rect.minX.rounded(.up), x1 = rect.maxX.rounded(.down), y0 = rect.minY.rounded(.up), y1 = rect.maxY.rounded(.down)
+        guard x0 <= x1, y0 <= y1 else {
+            // Inside one pixel across or down: its coverage over the pixels it touches.
+            let bx = rect.minX.rounded(.down), by = rect.minY.rounded(.down)
+            let box = Rect(x: bx, y: by, width: rect.maxX.rounded(.up) - bx, height: rect.maxY.rounded(.up) - by)
+            return fill(box, color: color, opacity: opacity * rect.width * rect.height / (box.width * box.height))
+        }
+        // (Column, share) pairs: the partial column before, the whole ones, the partial after.
+        let columns = [(rect.minX.rounded(.down), x0, x0 - rect.minX), (x0, x1, 1.0), (x1, x1 + 1, rect.maxX - x1)]
+        let rows = [(rect.minY.rounded(.down), y0, y0 - rect.minY), (y0, y1, 1.0), (y1, y1 + 1, rect.maxY - y1)]
+        for (cx0, cx1, cover) in columns where cx1 > cx0 && cover > 0 {
+            for (ry0, ry1, share) in rows where ry1 > ry0 && share > 0 {
+                fill(Rect(x: cx0, y: ry0, width: cx1 - cx0, height: ry1 - ry0), color: color, opacity: opacity * cover * share)
+            }
+        }
     }
 
     /// Runs `body` with a solid source of `color` (one per text line, not per glyph).

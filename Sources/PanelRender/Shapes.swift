@@ -28,23 +28,33 @@ public enum Shapes {
         return fan(points)
     }
 
-    /// The four quarter discs of `roundedRect`'s corners alone (each a fan from its centre over
-    /// the same arc points), for a rectangle whose inside is filled otherwise.
-    public static func roundedCorners(_ r: Rect, radius: Double, segments: Int = 6) -> [Triangle] {
+    /// The corners of `roundedRect` alone, each cut at the whole-pixel lines `cutAt` (left,
+    /// top, right, bottom: at or inside the arcs' ends): the quarter disc over the same arc
+    /// points the whole fan uses, and the strips between the arc and the cut, as a fan from the
+    /// corner of the cut. The rest of the rectangle is filled otherwise.
+    public static func roundedCorners(_ r: Rect, radius: Double, cutAt cut: (left: Double, top: Double, right: Double, bottom: Double),
+                                      segments: Int = 6) -> [Triangle] {
         let radius = min(radius, r.width / 2, r.height / 2)
-        let corners = [(r.maxX - radius, r.minY + radius, -Double.pi / 2),
-                       (r.maxX - radius, r.maxY - radius, 0),
-                       (r.minX + radius, r.maxY - radius, Double.pi / 2),
-                       (r.minX + radius, r.minY + radius, Double.pi)]
+        // Each corner: the arc's centre and start, the cut's corner, and the cut's points on
+        // the edges before and after the arc.
+        let corners = [(Point(x: r.minX + radius, y: r.minY + radius), Double.pi, Point(x: cut.left, y: cut.top),
+                        Point(x: r.minX, y: cut.top), Point(x: cut.left, y: r.minY)),
+                       (Point(x: r.maxX - radius, y: r.minY + radius), -Double.pi / 2, Point(x: cut.right, y: cut.top),
+                        Point(x: cut.right, y: r.minY), Point(x: r.maxX, y: cut.top)),
+                       (Point(x: r.maxX - radius, y: r.maxY - radius), 0, Point(x: cut.right, y: cut.bottom),
+                        Point(x: r.maxX, y: cut.bottom), Point(x: cut.right, y: r.maxY)),
+                       (Point(x: r.minX + radius, y: r.maxY - radius), Double.pi / 2, Point(x: cut.left, y: cut.bottom),
+                        Point(x: cut.left, y: r.maxY), Point(x: r.minX, y: cut.bottom))]
         var triangles: [Triangle] = []
-        triangles.reserveCapacity(4 * segments)
-        for (cx, cy, start) in corners {
-            let center = Point(x: cx, y: cy)
-            func arc(_ i: Int) -> Point {
+        triangles.reserveCapacity(4 * (segments + 2))
+        for (center, start, corner, before, after) in corners {
+            var outline = [before]
+            for i in 0...segments {
                 let angle = start + Double(i) / Double(segments) * Double.pi / 2
-                return Point(x: cx + radius * cos(angle), y: cy + radius * sin(angle))
+                outline.append(Point(x: center.x + radius * cos(angle), y: center.y + radius * sin(angle)))
             }
-            for i in 0..<segments { triangles.append(Triangle(center, arc(i), arc(i + 1))) }
+            outline.append(after)
+            for i in 0..<(outline.count - 1) { triangles.append(Triangle(corner, outline[i], outline[i + 1])) }
         }
         return triangles
     }
