@@ -50,10 +50,6 @@ extension KioskHost {
         let clock = RealTimeDriver.makeClock()
         let fonts = try FontLibrary()
         let notifier = SystemdNotifier()
-        // Chosen for each configuration the host runs (the start and each reload), so a reload
-        // that turns blanking on or names another backlight blanks with the right one.
-        var backlight: Backlight?
-        var blanking: (after: Double, backlight: String?)?
         // The fleet's broker, when one is named: made once, kept across reloads (its list
         // feeds every runtime's session).
         var fleet: FleetLink?
@@ -66,16 +62,10 @@ extension KioskHost {
         }
         let makeRuntime = { [fleet] (file: Configuration) throws -> PanelRuntime in
             let c = environment.applied(to: file)
-            backlight = Backlight.chosen(for: c, current: backlight)
-            let now = (after: c.blankAfter, backlight: backlight?.path)
-            if c.blankAfter > 0, blanking.map({ $0 != now }) ?? true {
-                Log.info("blanking after \(c.blankAfter) s idle; backlight: \(backlight?.path ?? "none")")
-            }
-            blanking = now
             let content: PanelRuntime.Content = views.map { .views(build: $0) }
                 ?? .list(source: { RunCommand.source(for: c, animator: $0, mqtt: fleet?.list) })
             return try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content,
-                                    clock: clock, stopwatch: RealTimeDriver.stopwatch, backlight: backlight, host: environment)
+                                    clock: clock, stopwatch: RealTimeDriver.stopwatch, host: environment)
         }
         // A desktop window has its own mouse and touch (the desktop's touchscreen comes
         // through the window system): evdev devices only when named.
@@ -117,10 +107,9 @@ extension KioskHost {
             do { displayMonitor = try DisplayHotplugMonitor() } catch { Log.warning("no display hotplug: \(error)") }
         }
         let host = try KioskHost(configuration: configuration, display: display, clock: clock, touchscreens: set, monitor: monitor,
-                                 displayMonitor: displayMonitor, makeRuntime: makeRuntime)
+                                 displayMonitor: displayMonitor, backlightRoot: "/sys/class/backlight", makeRuntime: makeRuntime)
         host.configurationPath = path
         host.fleet = fleet
-        host.backlightRoot = "/sys/class/backlight"
         host.session = session
         host.terminal = terminal
         // The control socket (panel-refresh ctl): a kiosk without one still runs, and says why.

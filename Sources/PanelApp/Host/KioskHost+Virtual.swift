@@ -52,18 +52,15 @@ extension KioskHost {
         let display = given ?? HeadlessDisplay(width: configuration.headlessSize.width, height: configuration.headlessSize.height)
         let fonts = try sharedFonts ?? FontLibrary()
         let clock = ManualClock()
-        var backlight: Backlight?
-        let host = try KioskHost(configuration: configuration, display: display, clock: clock) { c in
-            backlight = backlights.flatMap { Backlight.chosen(for: c, current: backlight, root: $0) }
+        let host = try KioskHost(configuration: configuration, display: display, clock: clock, backlightRoot: backlights) { c in
             let runtime = try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content(c),
-                                           clock: clock, backlight: backlight, announcesList: false)
+                                           clock: clock, announcesList: false)
             // Pictures take no virtual time, as the data sources' answers do.
             runtime.session?.pictures?.runsInline = true
             if case .command(let command)? = runtime.session?.tapAction { command.runsInline = true }
             return runtime
         }
         host.completesFramesOnTick = true
-        host.backlightRoot = backlights
         return host
     }
 }

@@ -94,21 +94,45 @@ public final class KioskHost: TimeStepped {
         case exit(Int32)
     }
 
-    /// A host over a runtime built by `makeRuntime` from `configuration`.
+    /// A host over a runtime built by `makeRuntime` from `configuration`. `backlightRoot`: where
+    /// the backlight the configuration names is looked for (`/sys/class/backlight` on the
+    /// panel; nil: none is ever touched, as in virtual time and the tests).
     public init(configuration: Configuration, display: any Display, clock: ManualClock,
                 touchscreens: TouchscreenSet? = nil, monitor: HotplugMonitor? = nil, displayMonitor: DisplayHotplugMonitor? = nil,
-                makeRuntime: @escaping (Configuration) throws -> PanelRuntime) throws {
+                backlightRoot: String? = nil, makeRuntime: @escaping (Configuration) throws -> PanelRuntime) throws {
         self.configuration = configuration
         self.display = display
         self.clock = clock
         self.touchscreens = touchscreens
         self.monitor = monitor
         self.displayMonitor = displayMonitor
+        self.backlightRoot = backlightRoot
         self.makeRuntime = makeRuntime
         startTime = clock.now
         startDate = clock.date
         runtime = try makeRuntime(configuration)
         runtime.onWake = { [weak self] in self?.onWake?() }
+        chooseBacklight(for: configuration, on: runtime, current: nil)
+    }
+
+    /// Where the backlight a configuration names is looked for; nil: the host chooses none, and
+    /// a runtime keeps the one it was made with.
+    public let backlightRoot: String?
+    /// The blanking last said in the journal, to say it again only when it changes.
+    private var saidBlanking: (after: Double, backlight: String?)?
+
+    /// Gives `target` the backlight `c` blanks with, chosen at the start and at each reload (the
+    /// one in use, `current`, kept when it is the same entry, with the brightness it
+    /// remembers); the blanking is said when it changed. Without `backlightRoot`, nothing.
+    private func chooseBacklight(for c: Configuration, on target: PanelRuntime, current: Backlight?) {
+        guard let backlightRoot else { return }
+        let chosen = Backlight.chosen(for: c, current: current, root: backlightRoot)
+        let now = (after: c.blankAfter, backlight: chosen?.path)
+        if c.blankAfter > 0, saidBlanking.map({ $0 != now }) ?? true {
+            Log.info("blanking after \(c.blankAfter) s idle; backlight: \(chosen?.path ?? "none")")
+        }
+        saidBlanking = now
+        target.use(backlight: chosen)
     }
 
     /// Hears that the runtime's off-loop work changed what shows (`PanelRuntime.onWake`): the
@@ -505,6 +529,7 @@ public final class KioskHost: TimeStepped {
     private func replaceRuntime(with fresh: Configuration) -> Bool {
         do {
             let next = try makeRuntime(fresh)
+            chooseBacklight(for: fresh, on: next, current: runtime.backlight)
             runtime.retire()
             runtime = next
             runtime.onWake = { [weak self] in self?.onWake?() }
@@ -550,23 +575,20 @@ public final class KioskHost: TimeStepped {
             Log.warning("reload: the broker's settings (data.mqtt-*, [mqtt], refresh.trigger-*) apply at the next start")
         }
         let changed = fresh.changedKeys(from: configuration)
+        var said = "reloaded \(path)"
         if changed.isSubset(of: PanelRuntime.stageKeys) {
             // Nothing the UI is built from changed: the runtime takes the new settings in place.
-            runtime.reconfigure(fresh, backlight: backlightRoot.flatMap { Backlight.chosen(for: fresh, current: runtime.backlight, root: $0) })
+            runtime.reconfigure(fresh)
+            chooseBacklight(for: fresh, on: runtime, current: runtime.backlight)
             configuration = fresh
             scheduleMetrics(first: true)
-            Log.info("reloaded \(path)" + (changed.isEmpty ? ": nothing changed" : ": " + changed.sorted().joined(separator: ", ") + " applied; the list and the views kept"))
-            runtime.notifier.notify("STATUS=reloaded the configuration")
-            return
+            said += changed.isEmpty ? ": nothing changed" : ": " + changed.sorted().joined(separator: ", ") + " applied; the list and the views kept"
+        } else {
+            guard replaceRuntime(with: fresh) else { return }
         }
-        guard replaceRuntime(with: fresh) else { return }
-        Log.info("reloaded \(path)")
+        Log.info(said)
         runtime.notifier.notify("STATUS=reloaded the configuration")
     }
-
-    /// Where backlights are looked for when a reload names one (`/sys/class/backlight` on the
-    /// panel; a test's folder; nil: never, as in virtual time by default).
-    public var backlightRoot: String?
 }
 
 extension TouchscreenSet {

@@ -339,24 +339,27 @@ public final class PanelRuntime {
     public nonisolated static let stageKeys: Set<String> = ["display.blank-after", "display.backlight", "refresh.quiet-after-touch",
                                                              "state.metrics-file", "state.metrics-seconds"]
 
-    /// Takes `configuration`'s blanking, quiet time and metrics settings and `backlight` (the
-    /// one it names), as a fresh start would, without building anything again: blanking turned
-    /// off wakes a blank panel; a backlight replaced while the panel is blank gets its light
-    /// back and the new one goes off.
-    public func reconfigure(_ configuration: Configuration, backlight chosen: Backlight?) {
+    /// Takes `configuration`'s blanking, quiet time and metrics settings, as a fresh start
+    /// would, without building anything again: blanking turned off wakes a blank panel. (The
+    /// backlight it names comes through `use(backlight:)`: the host looks it up.)
+    public func reconfigure(_ configuration: Configuration) {
         blankAfter = configuration.blankAfter
         quietAfterTouch = configuration.quietAfterTouch
         metricsSettings = (configuration.metricsFile, configuration.metricsSeconds)
-        if chosen !== backlight {
-            if display.isBlank { switchBacklight(on: true) }
-            backlight = chosen
-            reportedBacklightError = false
-            if display.isBlank { switchBacklight(on: false) }
-        }
         if blankAfter == 0 && display.isBlank { wake() }
         // The blank timer counts from now with its new length.
         lastActivity = clock.now
         pump()
+    }
+
+    /// Blanks with `chosen` from now on (the host chooses it for each configuration): one
+    /// replaced while the panel is blank gets its light back, and the new one goes off.
+    public func use(backlight chosen: Backlight?) {
+        guard chosen !== backlight else { return }
+        if display.isBlank { switchBacklight(on: true) }
+        backlight = chosen
+        reportedBacklightError = false
+        if display.isBlank { switchBacklight(on: false) }
     }
 
     /// Panel and backlight on; the next frame draws everything.
@@ -569,10 +572,6 @@ public final class PanelRuntime {
     /// From the watchdog timer, which runs on the loop: a hung loop stops pinging.
     public func watchdog() { notifier.notify("WATCHDOG=1") }
 
-    /// Hears the screen's new size, points, after ``resize(width:height:)``: an app's views
-    /// that do not follow by their autoresizing masks are placed again here.
-    public var onResize: ((Size) -> Void)?
-
     /// The display took a new size (a window resized, a panel back in another mode): the
     /// scene is laid out again at it and drawn whole. Nothing is rebuilt: the list, its
     /// position, an app's views and what they hold stay as they were.
@@ -580,8 +579,9 @@ public final class PanelRuntime {
         let size = Size(width: Double(width), height: Double(height))
         guard size != scene.screen.size else { return }
         scene.screen.resize(to: size)
-        session?.screenDidResize()
-        onResize?(size)
+        // The list, an open page and its dim follow by their masks; the status and the banner
+        // are placed by the session.
+        session?.layoutStatus()
         driver.invalidate()
         pump()
     }

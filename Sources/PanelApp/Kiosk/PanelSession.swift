@@ -284,13 +284,6 @@ public final class PanelSession: ListDataSource {
         list.reloadData()
     }
 
-    /// The screen took a new size (`PanelRuntime.resize`): the list, an open page and its dim
-    /// followed it by their masks; the status and the banner are placed again. The items, the
-    /// scroll position, a selection and the page stay.
-    public func screenDidResize() {
-        layoutStatus()
-    }
-
     /// The status fills the list's own area at the content's start (it moves with a pull);
     /// the banner runs along the screen's bottom.
     public func layoutStatus() {

@@ -10,7 +10,7 @@ public enum Log {
     /// Whether debug lines are written (`--verbose`).
     nonisolated(unsafe) public static var verbose = false
     /// The tag of every line and the journal's SYSLOG_IDENTIFIER: "panel-refresh", or an
-    /// app's `Configuration.appName` (set by `KioskHost.panel` before anything is logged).
+    /// app's `Configuration.appName` (set by the kiosk host, panel or virtual, as it starts).
     nonisolated(unsafe) public static var name = "panel-refresh"
 
     /// Logs `message` at priority 3 (err).
