@@ -95,12 +95,15 @@ public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
 
     /// The eXIf chunk of a PNG, as libpng reads it before the image data.
     private static func pngExif(_ b: [UInt8]) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: maxTIFFBytes)
-        var width: UInt32 = 0, height: UInt32 = 0, interlaced: Int32 = 0, count = 0
-        let read = b.withUnsafeBufferPointer {
-            panel_png_rows_size($0.baseAddress, $0.count, &width, &height, &interlaced, &out, out.count, &count, nil, 0)
+        // Room for the most an Exif block may hold, not zeroed: libpng writes what it found.
+        let exif = [UInt8](unsafeUninitializedCapacity: maxTIFFBytes) { room, count in
+            var width: UInt32 = 0, height: UInt32 = 0, interlaced: Int32 = 0, found = 0
+            let read = b.withUnsafeBufferPointer {
+                panel_png_rows_size($0.baseAddress, $0.count, &width, &height, &interlaced, room.baseAddress, room.count, &found, nil, 0)
+            }
+            count = read == 0 ? found : 0
         }
-        return read == 0 && count > 0 ? Array(out[0..<count]) : nil
+        return exif.isEmpty ? nil : exif
     }
 
     /// The Orientation entry of IFD0 in the TIFF block `b` (TIFF 6.0, section 2: a byte

@@ -140,7 +140,7 @@ public final class Renderer {
             applyClip(&state)
             drawContent(view, frame: frame, extent: extent, opacity: opacity, canvas: state.canvas, pending: state.pending)
             // The view's own drawing: the context clears and clips only once something is drawn.
-            ownDrawing.begin(frame: toPixels(frame), extent: extent, opacity: opacity, state: state)
+            ownDrawing.begin(frame: frame, extent: extent, opacity: opacity, state: state)
             view.draw(in: ownDrawing)
             if ownDrawing.end() { state.currentClip = Self.noClip }
         }

@@ -20,12 +20,18 @@ public enum Shapes {
                        (r.minX + radius, r.maxY - radius, Double.pi / 2),
                        (r.minX + radius, r.minY + radius, Double.pi)]
         for (cx, cy, start) in corners {
-            for i in 0...segments {
-                let angle = start + Double(i) / Double(segments) * Double.pi / 2
-                points.append(Point(x: cx + radius * cos(angle), y: cy + radius * sin(angle)))
-            }
+            points += arc(around: Point(x: cx, y: cy), radius: radius, from: start, segments: segments)
         }
         return fan(points)
+    }
+
+    /// A quarter circle's `segments` + 1 points about `center`, from the angle `start`
+    /// (radians, clockwise on screen) a quarter turn on.
+    static func arc(around center: Point, radius: Double, from start: Double, segments: Int) -> [Point] {
+        (0...segments).map { i in
+            let angle = start + Double(i) / Double(segments) * Double.pi / 2
+            return Point(x: center.x + radius * cos(angle), y: center.y + radius * sin(angle))
+        }
     }
 
     /// The corners of `roundedRect` alone, each cut at the whole-pixel lines `cutAt` (left,
@@ -48,13 +54,7 @@ public enum Shapes {
         var triangles: [Triangle] = []
         triangles.reserveCapacity(4 * (segments + 2))
         for (center, start, corner, before, after) in corners {
-            var outline = [before]
-            for i in 0...segments {
-                let angle = start + Double(i) / Double(segments) * Double.pi / 2
-                outline.append(Point(x: center.x + radius * cos(angle), y: center.y + radius * sin(angle)))
-            }
-            outline.append(after)
-            for i in 0..<(outline.count - 1) { triangles.append(Triangle(corner, outline[i], outline[i + 1])) }
+            triangles += fan([corner, before] + arc(around: center, radius: radius, from: start, segments: segments) + [after])
         }
         return triangles
     }

@@ -10,7 +10,7 @@ final class ViewDrawing: DrawingContext {
     private unowned let renderer: Renderer
     private var canvas: Canvas?
     private var pending: PendingClear?
-    /// The view's frame, pixels on the canvas.
+    /// The view's frame, points on the screen.
     private var frame = Rect.zero
     /// What the view may cover, points (its extent in screen space).
     private var extent = Rect.zero
@@ -43,9 +43,7 @@ final class ViewDrawing: DrawingContext {
         guard let canvas else { return nil }
         if !used {
             used = true
-            let bounds = Rect(x: frame.minX / renderer.scale, y: frame.minY / renderer.scale,
-                              width: frame.width / renderer.scale, height: frame.height / renderer.scale)
-            let areas = clip.intersection(bounds).map { inner in damage.compactMap { $0.intersection(inner) } } ?? []
+            let areas = clip.intersection(frame).map { inner in damage.compactMap { $0.intersection(inner) } } ?? []
             guard !areas.isEmpty else { self.canvas = nil; return nil }
             pending?.clear(Renderer.box(around: renderer.toPixels(extent), margin: 2), on: canvas)
             canvas.setClip(areas.map { Renderer.outward(renderer.toPixels($0)) })
@@ -55,7 +53,7 @@ final class ViewDrawing: DrawingContext {
 
     /// A point of the view's space on the canvas, pixels.
     private func pixel(_ p: Point) -> Point {
-        Point(x: frame.minX + p.x * renderer.scale, y: frame.minY + p.y * renderer.scale)
+        Point(x: (frame.minX + p.x) * renderer.scale, y: (frame.minY + p.y) * renderer.scale)
     }
 
     /// A rectangle of the view's space on the canvas, pixels.
@@ -63,7 +61,7 @@ final class ViewDrawing: DrawingContext {
         Rect(origin: pixel(r.origin), size: Size(width: r.width * renderer.scale, height: r.height * renderer.scale))
     }
 
-    var size: Size { Size(width: frame.width / renderer.scale, height: frame.height / renderer.scale) }
+    var size: Size { frame.size }
 
     func fill(_ rect: Rect, color: Color, cornerRadius: Double) {
         guard let canvas = prepare(), rect.width > 0, rect.height > 0 else { return }

@@ -132,8 +132,8 @@ open class ListView: ScrollView {
         didSet {
             guard let theme, theme != oldValue else { return }
             backgroundColor = theme.background
+            // The rows waiting for reuse are subviews too, hidden.
             for view in subviews { (view as? any ListThemed)?.apply(theme) }
-            for cell in reusableCells { cell.apply(theme) }
         }
     }
 

@@ -51,13 +51,9 @@ open class RowCell: View, ListThemed {
     open func apply(_ theme: ListTheme) {
         highlightColor = theme.highlight
         selectedColor = theme.selection
-        if decorated {
-            // Pressed or selected now: the theme's background comes when that ends.
-            restingColor = theme.background
-            backgroundColor = isHighlighted ? highlightColor : selectedColor
-        } else {
-            backgroundColor = theme.background
-        }
+        // Pressed or selected now: the theme's background comes when that ends.
+        if decorated { restingColor = theme.background } else { backgroundColor = theme.background }
+        updateBackground()
     }
 
     /// Clears what the previous row left before the row is configured for another: the press
