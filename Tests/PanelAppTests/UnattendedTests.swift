@@ -438,10 +438,7 @@ struct UnattendedProgramTests {
         let (dir, _) = try kiosk()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // The daemon has no PANEL_REFRESH_RUN (nor anything else) in its environment.
-        // Each run waits for its own daemon's line (one more than it found).
-        let command = try script("n=$(cat \(dir)/daemons 2>/dev/null | wc -l)\n"
-            + "env -i /usr/bin/setsid /bin/sh -c 'echo $$ >> \(dir)/daemons; exec /bin/sleep 300' </dev/null >/dev/null 2>&1 &\n"
-            + "while [ \"$(cat \(dir)/daemons 2>/dev/null | wc -l)\" -le \"$n\" ]; do sleep 0.05; done\necho '[{\"title\": \"one\"}]'")
+        let command = try script(Self.envlessDaemonLines(in: dir) + "echo '[{\"title\": \"one\"}]'")
         defer { try? FileManager.default.removeItem(atPath: command) }
         let config = dir + "/command.conf"
         try "[display]\nbackend = headless\n[data]\nsource = command\ncommand = \(command)\nrefresh-seconds = 0.5\n[refresh]\nevery = 1\n[state]\ndirectory = \(dir)\n"
@@ -461,6 +458,15 @@ struct UnattendedProgramTests {
         kill(run.process.processIdentifier, SIGTERM)
         #expect(run.finish() == 0, "\(run.log)")
         for pid in pids(in: dir + "/daemons") { #expect(!outlives(pid), "the daemon \(pid) outlived the kiosk") }
+    }
+
+    /// Shell lines that start a daemon with an empty environment in a session of its own
+    /// (`env -i setsid`), which appends its pid to `dir`/daemons; each run waits for its own
+    /// daemon's line (one more than it found) before it goes on.
+    static func envlessDaemonLines(in dir: String) -> String {
+        "n=$(cat \(dir)/daemons 2>/dev/null | wc -l)\n"
+            + "env -i /usr/bin/setsid /bin/sh -c 'echo $$ >> \(dir)/daemons; exec /bin/sleep 300' </dev/null >/dev/null 2>&1 &\n"
+            + "while [ \"$(cat \(dir)/daemons 2>/dev/null | wc -l)\" -le \"$n\" ]; do sleep 0.05; done\n"
     }
 
     /// A headless kiosk in `dir` over 20 rows whose taps run `command`, the fast-taps
@@ -490,10 +496,7 @@ struct UnattendedProgramTests {
     func unmarkedTapDaemon() throws {
         let (dir, _) = try kiosk()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        // Each run waits for its own daemon's line (one more than it found).
-        let command = try script("n=$(cat \(dir)/daemons 2>/dev/null | wc -l)\n"
-            + "env -i /usr/bin/setsid /bin/sh -c 'echo $$ >> \(dir)/daemons; exec /bin/sleep 300' </dev/null >/dev/null 2>&1 &\n"
-            + "while [ \"$(cat \(dir)/daemons 2>/dev/null | wc -l)\" -le \"$n\" ]; do sleep 0.05; done\n")
+        let command = try script(Self.envlessDaemonLines(in: dir))
         defer { try? FileManager.default.removeItem(atPath: command) }
         let run = try tappingKiosk(dir, command: command)
         defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5) }
