@@ -136,6 +136,10 @@ public final class Animator {
         return true
     }
 
+    /// Drops every animation and timer without calling their completions: what they would
+    /// move is gone (a reload took the content they belonged to off the stage).
+    public func removeAll() { entries.removeAll() }
+
     /// Advances every animation to `clock.now`. Animations added by completions run from the
     /// next tick.
     public func tick() {

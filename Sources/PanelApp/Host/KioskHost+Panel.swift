@@ -60,12 +60,17 @@ extension KioskHost {
         } catch {
             Log.error("mqtt: \(error); the panel runs without its broker")
         }
-        let makeRuntime = { [fleet] (file: Configuration) throws -> PanelRuntime in
+        let content = { [fleet] (c: Configuration) -> PanelRuntime.Content in
+            views.map { .views(build: $0) } ?? .list(source: { RunCommand.source(for: c, animator: $0, mqtt: fleet?.list) })
+        }
+        let makeRuntime = { (file: Configuration) throws -> PanelRuntime in
             let c = environment.applied(to: file)
-            let content: PanelRuntime.Content = views.map { .views(build: $0) }
-                ?? .list(source: { RunCommand.source(for: c, animator: $0, mqtt: fleet?.list) })
-            return try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content,
+            return try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content(c),
                                     clock: clock, stopwatch: RealTimeDriver.stopwatch, host: environment)
+        }
+        let replaceContent = { (file: Configuration, runtime: PanelRuntime) throws -> Bool in
+            let c = environment.applied(to: file)
+            return try runtime.replaceContent(configuration: c, content: content(c))
         }
         // A desktop window has its own mouse and touch (the desktop's touchscreen comes
         // through the window system): evdev devices only when named.
@@ -107,7 +112,8 @@ extension KioskHost {
             do { displayMonitor = try DisplayHotplugMonitor() } catch { Log.warning("no display hotplug: \(error)") }
         }
         let host = try KioskHost(configuration: configuration, display: display, clock: clock, touchscreens: set, monitor: monitor,
-                                 displayMonitor: displayMonitor, backlightRoot: "/sys/class/backlight", makeRuntime: makeRuntime)
+                                 displayMonitor: displayMonitor, backlightRoot: "/sys/class/backlight", replaceContent: replaceContent,
+                                 makeRuntime: makeRuntime)
         host.configurationPath = path
         host.fleet = fleet
         host.session = session

@@ -52,12 +52,21 @@ extension KioskHost {
         let display = given ?? HeadlessDisplay(width: configuration.headlessSize.width, height: configuration.headlessSize.height)
         let fonts = try sharedFonts ?? FontLibrary()
         let clock = ManualClock()
-        let host = try KioskHost(configuration: configuration, display: display, clock: clock, backlightRoot: backlights) { c in
-            let runtime = try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content(c),
-                                           clock: clock, announcesList: false)
-            // Pictures take no virtual time, as the data sources' answers do.
+        // Pictures and tap commands take no virtual time, as the data sources' answers do.
+        func runInline(_ runtime: PanelRuntime) {
             runtime.session?.pictures?.runsInline = true
             if case .command(let command)? = runtime.session?.tapAction { command.runsInline = true }
+        }
+        let replace = { (c: Configuration, runtime: PanelRuntime) throws -> Bool in
+            let built = try runtime.replaceContent(configuration: c, content: content(c))
+            runInline(runtime)
+            return built
+        }
+        let host = try KioskHost(configuration: configuration, display: display, clock: clock, backlightRoot: backlights,
+                                 replaceContent: replace) { c in
+            let runtime = try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier, content: content(c),
+                                           clock: clock, announcesList: false)
+            runInline(runtime)
             return runtime
         }
         host.completesFramesOnTick = true

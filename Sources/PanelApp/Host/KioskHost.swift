@@ -14,7 +14,9 @@ import PanelRender
 /// `EventSource` opened by the `TouchscreenSet`.
 @MainActor
 public final class KioskHost: TimeStepped {
-    /// The runtime in use (a reload builds another; a new panel size resizes it).
+    /// The runtime in use: a new panel size resizes it, a reload reconfigures it and, when
+    /// the list changed, gives it new content (`replaceContent`); it is built again only by a
+    /// host made without `replaceContent`.
     public private(set) var runtime: PanelRuntime
     /// The one clock of the kiosk; moved only by `arrive(at:)`.
     public let clock: ManualClock
@@ -22,8 +24,12 @@ public final class KioskHost: TimeStepped {
     public private(set) var configuration: Configuration
     /// The file the configuration came from (SIGHUP reads it again); nil: no reload.
     public var configurationPath: String?
-    /// Builds a runtime for a configuration on this display (start, reload).
+    /// Builds a runtime for a configuration on this display (the start).
     public let makeRuntime: (Configuration) throws -> PanelRuntime
+    /// Gives the runtime the content of a reloaded configuration on the stage it has (its
+    /// screen, frame driver, blanking and statistics stay) and says whether it built any
+    /// (an app's views are kept); nil: such a reload builds a whole runtime with `makeRuntime`.
+    public let replaceContent: ((Configuration, PanelRuntime) throws -> Bool)?
     /// The touchscreens (nil: touch comes only through `touch(_:at:)`).
     public let touchscreens: TouchscreenSet?
     /// Input hotplug (udev), when there is one.
@@ -49,8 +55,8 @@ public final class KioskHost: TimeStepped {
     public var terminal: VirtualTerminal?
     /// Whether another VT is in front: nothing is drawn and no touchscreen is read.
     public private(set) var isPaused = false
-    /// Hears every runtime the host starts (the first and each reload's): the place to wire a
-    /// trace or an app's views' handlers.
+    /// Hears every runtime the host starts and every content a reload puts on it (a new list):
+    /// the place to wire a trace or an app's views' handlers.
     public var onRuntime: ((PanelRuntime) -> Void)?
     /// The control socket `panel-refresh ctl` talks to, when there is one: the real-time
     /// driver watches its listener and connections, and its requests are answered here.
@@ -96,10 +102,13 @@ public final class KioskHost: TimeStepped {
 
     /// A host over a runtime built by `makeRuntime` from `configuration`. `backlightRoot`: where
     /// the backlight the configuration names is looked for (`/sys/class/backlight` on the
-    /// panel; nil: none is ever touched, as in virtual time and the tests).
+    /// panel; nil: none is ever touched, as in virtual time and the tests). `replaceContent`:
+    /// how a reload that changes the list puts the new one on the runtime's stage.
     public init(configuration: Configuration, display: any Display, clock: ManualClock,
                 touchscreens: TouchscreenSet? = nil, monitor: HotplugMonitor? = nil, displayMonitor: DisplayHotplugMonitor? = nil,
-                backlightRoot: String? = nil, makeRuntime: @escaping (Configuration) throws -> PanelRuntime) throws {
+                backlightRoot: String? = nil, replaceContent: ((Configuration, PanelRuntime) throws -> Bool)? = nil,
+                makeRuntime: @escaping (Configuration) throws -> PanelRuntime) throws {
+        self.replaceContent = replaceContent
         self.configuration = configuration
         self.display = display
         self.clock = clock
@@ -545,6 +554,15 @@ public final class KioskHost: TimeStepped {
         }
     }
 
+    /// The stage's settings of `fresh` (blanking, the backlight, the quiet time, the metrics
+    /// file) on the runtime in use.
+    private func applyInPlace(_ fresh: Configuration) {
+        runtime.reconfigure(fresh)
+        chooseBacklight(for: fresh, on: runtime, current: runtime.backlight)
+        configuration = fresh
+        scheduleMetrics(first: true)
+    }
+
     private func refuseReload(_ error: any Error) {
         Log.event(.reloadRefused, priority: 3, "reload: \(error); keeping the configuration in use",
                   fields: ["PANEL_REFRESH_ERROR": "\(error)"])
@@ -578,11 +596,24 @@ public final class KioskHost: TimeStepped {
         var said = "reloaded \(path)"
         if changed.isSubset(of: PanelRuntime.stageKeys) {
             // Nothing the UI is built from changed: the runtime takes the new settings in place.
-            runtime.reconfigure(fresh)
-            chooseBacklight(for: fresh, on: runtime, current: runtime.backlight)
-            configuration = fresh
-            scheduleMetrics(first: true)
+            applyInPlace(fresh)
             said += changed.isEmpty ? ": nothing changed" : ": " + changed.sorted().joined(separator: ", ") + " applied; the list and the views kept"
+        } else if let replaceContent {
+            let built: Bool
+            do {
+                built = try replaceContent(fresh, runtime)
+            } catch {
+                refuseReload(error)
+                return
+            }
+            applyInPlace(fresh)
+            if built {
+                wire(runtime)
+                onRuntime?(runtime)
+                runtime.start()
+            }
+            said += built ? ": a new list on the same stage (the display, blanking and the statistics kept)"
+                : ": the app's views kept; the settings they do not use applied"
         } else {
             guard replaceRuntime(with: fresh) else { return }
         }

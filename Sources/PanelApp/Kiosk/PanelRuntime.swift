@@ -16,8 +16,9 @@ public final class PanelRuntime {
     /// The UI: view tree, animator, touch dispatch, on the host's clock.
     public let scene: Scene
     /// The list and its refresh components, when the content is the configured list; nil for
-    /// an app's own views.
-    public let session: PanelSession?
+    /// an app's own views. A reload that changes the list puts a new one here
+    /// (``replaceContent(configuration:content:)``); the stage around it stays.
+    public internal(set) var session: PanelSession?
     /// Draws the scene's frames on `display`.
     public let driver: FrameDriver
     /// Where READY=1, STATUS= and WATCHDOG=1 go (systemd's socket in the program).
@@ -29,7 +30,7 @@ public final class PanelRuntime {
     /// The display the frames go to.
     public let display: any Display
     /// Where the header's last-updated time is kept: `state.directory`/last-updated.json.
-    public let lastUpdatedStore: FileLastUpdatedStore
+    public internal(set) var lastUpdatedStore: FileLastUpdatedStore
     /// The store failures logged so far, by cause: each is logged once.
     private(set) var reportedStoreCauses = Set<String>()
     /// `display.blank-after`, seconds; 0: never.
@@ -47,7 +48,7 @@ public final class PanelRuntime {
     private var touchedSinceReport = false
     /// Seconds between timing reports while the panel is touched.
     public static let statisticsInterval = 60.0
-    private let clock: ManualClock
+    let clock: ManualClock
     /// Where the kiosk stands, as STATUS, `ctl status` and the metrics say (`KioskStatus`).
     public private(set) var state = KioskStatus.State.starting
     /// When a finger last touched the list (the frames the dispatcher got), seconds of the clock.
@@ -65,7 +66,13 @@ public final class PanelRuntime {
 
     /// What an app's `views` closure returned, kept as long as the runtime: its controller,
     /// data source and delegate, which the views hold weakly (as UIKit does), need no global.
-    public private(set) var app: Any?
+    public internal(set) var app: Any?
+    /// The faces text is drawn with, shared with the host.
+    let fonts: FontLibrary
+    /// The language and time zone of the machine.
+    let host: HostEnvironment
+    /// The machine's CLOCK_MONOTONIC for frame and command timings; nil in virtual time.
+    let stopwatch: (@Sendable () -> Double)?
 
     /// What the runtime shows.
     public enum Content {
@@ -123,64 +130,9 @@ public final class PanelRuntime {
             Log.warning("text: no installed face draws \(script) (\(WritingSystem.codePoint(scalar)) in \"\(text)\"): it shows as boxes; install \(advice)")
         }
         lastUpdatedStore = FileLastUpdatedStore(path: configuration.stateDirectory + "/last-updated.json")
-        switch content {
-        case .list(let source):
-            let localizer = RefreshLocalizer(language: RefreshLanguage(code: configuration.locale ?? host.language))
-            // Arabic and Hebrew kiosks read from the right: rows, the header, a horizontal list.
-            scene.screen.layoutDirection = localizer.language.layoutDirection
-            let session = PanelSession(scene: scene, source: source(scene.animator), pageSize: configuration.pageSize, localizer: localizer,
-                                       header: try Appearance.header(configuration, localizer: localizer,
-                                                                     screen: (display.width, display.height)),
-                                       footer: try Appearance.footer(configuration, localizer: localizer),
-                                       orientation: configuration.orientation == .vertical ? .vertical : .horizontal,
-                                       trailer: Appearance.trailer(configuration, localizer: localizer))
-            session.failureDisplayDuration = configuration.failureSeconds
-            session.successDisplayDuration = configuration.resultSeconds
-            session.header.lastUpdatedFormatter = host.lastUpdatedFormatter
-            Appearance.styleRows(session.list, configuration)
-            session.imageSize = configuration.imageSize
-            var limits = PictureLimits()
-            (limits.maxBytes, limits.maxPixels, limits.timeout) = (configuration.pictureMaxBytes, configuration.maxImagePixels, max(configuration.timeout, 15))
-            let disk = configuration.cacheDirectory.flatMap { configuration.pictureDiskBytes > 0 ? DiskPictureCache(directory: $0, budget: configuration.pictureDiskBytes) : nil }
-            let pictures = ThumbnailLoader(budget: configuration.pictureCacheBytes, limits: limits, disk: disk)
-            pictures.onFailure = { request, error in
-                Log.event(.imageFailed, priority: 4, "picture: \(error)", fields: ["PANEL_REFRESH_PICTURE": Redaction.redact(request.source)])
-            }
-            session.pictures = pictures
-            session.onFirstPicture = { seconds in
-                Log.info("pictures: the first thumbnail on screen \(TraceEvent.number(seconds * 1000)) ms after the page arrived")
-            }
-            switch configuration.tapAction {
-            case .none: session.tapAction = .none
-            case .detail: session.tapAction = .detail
-            case .command:
-                let command = TapCommand(executable: configuration.tapCommand.first ?? "/bin/false",
-                                         arguments: Array(configuration.tapCommand.dropFirst()), timeout: configuration.tapTimeout)
-                command.stopwatch = stopwatch
-                session.tapAction = .command(command)
-            case .publish:
-                // The host wires the broker's link in (KioskHost.wire); without one, said.
-                session.tapAction = .publish { _ in "no broker" }
-            }
-            session.header.lastUpdatedStore = lastUpdatedStore
-            session.autoStyle = configuration.autoStyle
-            if configuration.refreshEvery > 0 {
-                // Seeded by the machine: each panel of a fleet has its own phase and waits, the
-                // same on every start (and in virtual time).
-                session.schedule = RefreshSchedule(settings: .init(every: configuration.refreshEvery, jitter: configuration.refreshJitter,
-                                                                   backoffMax: configuration.backoffMax),
-                                                   random: SeededRandom(seeding: host.machineID))
-            }
-            self.session = session
-        case .views(let build):
-            session = nil
-            app = try build(scene)
-        }
+        (self.fonts, self.host, self.stopwatch) = (fonts, host, stopwatch)
         let renderer = Renderer(fonts: fonts)
-        renderer.maxImagePixels = configuration.maxImagePixels
-        renderer.imageCacheBytes = configuration.imageCacheBytes
         renderer.onError = { error in Log.event(.imageFailed, priority: 3, "image: \(error)") }
-        renderer.imageSupplier = session?.pictures
         let frameClock: () -> Double
         if let stopwatch { frameClock = stopwatch } else { frameClock = { [clock] in clock.now } }
         driver = FrameDriver(screen: scene.screen, renderer: renderer, display: display, now: frameClock)
@@ -194,36 +146,7 @@ public final class PanelRuntime {
             self?.notifyShowing()
         }
         driver.onFramePresented = { [weak self] timing in self?.framePresented(timing) }
-        guard let session else { return }
-        session.pictures?.onFinish = { [weak self] in self?.onWake?() }
-        session.onError = { [weak self] error in
-            self?.onWake?()
-            Log.event(.refreshFailed, priority: 3, "data source: \(error)", fields: ["PANEL_REFRESH_ERROR": "\(error)"])
-            if case .failed? = self?.state {} else { self?.tell(.failed(reason: "\(error)")) }
-        }
-        // The header opens (a pull, the first load) before its action asks for the page.
-        session.header.stateDidChangeHandler = chain(session.header.stateDidChangeHandler) { [weak self] _, to in
-            if to == .refreshing { self?.tell(.refreshing) }
-        }
-        session.onRefreshBegan = { [weak self] in self?.tell(.refreshing) }
-        session.onRefreshEnded = { [weak self] in
-            guard let self else { return }
-            self.onWake?()
-            if let error = session.counters.lastError, session.lastRefreshFailed {
-                self.tell(.failed(reason: error))
-            } else {
-                self.announceChange(session)
-                self.notifyShowing()
-            }
-        }
-        session.header.errorHandler = { [weak self] error in self?.lastUpdatedNotSaved(error) }
-        session.onItemsChanged = { [weak self] in
-            guard let self else { return }
-            self.activity(wakes: true)
-            self.onWake?()
-            // A page loaded at the end changes the count STATUS gives.
-            if self.state == .showing { self.notifyShowing() }
-        }
+        try install(content, configuration)
     }
 
     /// What STATUS says is on show: the list's item count, or that the app's views are.
@@ -233,7 +156,7 @@ public final class PanelRuntime {
     }
 
     /// Something happened that keeps the panel on (a touch, new data); `wakes`: and turns it on.
-    private func activity(wakes: Bool) {
+    func activity(wakes: Bool) {
         lastActivity = clock.now
         if wakes && display.isBlank { wake() }
     }
@@ -272,7 +195,7 @@ public final class PanelRuntime {
     }
 
     /// Tells systemd (STATUS=) where the kiosk stands now, when that changed.
-    private func tell(_ next: KioskStatus.State) {
+    func tell(_ next: KioskStatus.State) {
         state = next
         let line = "STATUS=" + status(display: display.summary, touchscreens: [], started: clock.date, uptime: 0).statusLine
         // The same news twice (a failure the source and the refresh's end both report) is said once.
@@ -387,10 +310,10 @@ public final class PanelRuntime {
 
     /// Whether the journal already has "showing N items"; set from the start where nobody reads
     /// a journal (`expected-frame` renders offline).
-    private var announcedList: Bool
+    var announcedList: Bool
 
     /// STATUS after a successful refresh, with the store's trouble while it lasts.
-    private func notifyShowing() {
+    func notifyShowing() {
         tell(.showing)
         // The journal says when the list first appears; later refreshes only change STATUS.
         if !announcedList {
@@ -400,15 +323,15 @@ public final class PanelRuntime {
     }
 
     /// Whether refreshes that changed the list are told to the journal.
-    private let announcesChanges: Bool
+    let announcesChanges: Bool
     /// The session's count of changing refreshes, and its item count, when the journal last
     /// heard of them.
-    private var changesAnnounced = (refreshes: 0, items: 0)
+    var changesAnnounced = (refreshes: 0, items: 0)
 
     /// One `list-changed` line per refresh that changed the list after the first (a kiosk that
     /// refreshes by itself shows in its journal when its list moved; unchanged answers, 304s
     /// among them, say nothing: every 60 s they would be most of the journal).
-    private func announceChange(_ session: PanelSession) {
+    func announceChange(_ session: PanelSession) {
         guard announcesChanges, session.counters.changed != changesAnnounced.refreshes else { return }
         if changesAnnounced.refreshes > 0 {
             Log.event(.listChanged, priority: 6, "refresh: the list changed: \(session.items.count) items (\(changesAnnounced.items) before)",
@@ -419,13 +342,13 @@ public final class PanelRuntime {
 
     /// A failed save of the last-updated time: the list and the refresh go on (the time stays
     /// in memory); the log says it once per cause, STATUS every time.
-    private func lastUpdatedNotSaved(_ error: any Error) {
+    func lastUpdatedNotSaved(_ error: any Error) {
         let cause = (error as? LastUpdatedStoreError)?.cause ?? "\(error)"
         if reportedStoreCauses.insert(cause).inserted { Log.warning("\(error)") }
         notifyShowing()
     }
 
-    private func chain(_ first: ((RefreshState, RefreshState) -> Void)?, _ second: @escaping (RefreshState, RefreshState) -> Void)
+    func chain(_ first: ((RefreshState, RefreshState) -> Void)?, _ second: @escaping (RefreshState, RefreshState) -> Void)
         -> (RefreshState, RefreshState) -> Void {
         { first?($0, $1); second($0, $1) }
     }
@@ -537,7 +460,8 @@ public final class PanelRuntime {
     }
 
     /// The display after a hotplug event: gone (drawing stops; input and data go on) or back
-    /// at the same size (a full frame). A new size needs a new runtime (the caller builds it).
+    /// at the same size (a full frame). Back at another size, the host also calls
+    /// ``resize(width:height:)``.
     public func displayProbed(_ probe: DisplayProbe) {
         switch probe {
         case .unchanged: break
