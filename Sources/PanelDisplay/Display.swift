@@ -61,6 +61,9 @@ public protocol Display: AnyObject {
     var hasPendingEvents: Bool { get }
     /// Seconds between the refreshes of what shows the frames, when known; nil: 1/60.
     var frameInterval: Double? { get }
+    /// When the frame in flight completes, in virtual time, when the display says (a paced
+    /// headless display); nil: at its next event (a DRM flip).
+    var frameDue: Double? { get }
     /// Whether the display is paused: another VT is in front (or logind paused the card), so
     /// nothing is presented and DRM master is given up.
     var isPaused: Bool { get }
@@ -93,6 +96,8 @@ extension Display {
     public var frameInterval: Double? { nil }
     /// Never paused: only a DRM card is.
     public var isPaused: Bool { false }
+    /// Unknown: a frame in flight completes by an event of the display's own.
+    public var frameDue: Double? { nil }
     /// Nothing to pause.
     public func pause() {}
     /// Nothing to resume.
@@ -142,6 +147,30 @@ public final class HeadlessDisplay: ImmediateDisplay {
     public var frameDirectory: String?
     /// Whether `setBlank(true)` was the last call.
     public private(set) var isBlank = false
+    /// Frames at a display's cadence in virtual time (`replay --display-rate HZ`, the feel
+    /// bench): each presented frame stays in flight for `period` seconds of `clock` and
+    /// completes at `handleEvents()` from then on, as a DRM flip completes at the vertical
+    /// blank one period after the frame is drawn. Nil: a frame completes inside `present`
+    /// (a frame for every change).
+    public var pacing: (period: Double, clock: @MainActor () -> Double)?
+    /// The frame in flight under `pacing`: when it completes, and its completion.
+    private var inFlight: (due: Double, completion: @MainActor () -> Void)?
+    /// Whether a paced frame waits for its time.
+    public var isFrameInFlight: Bool { inFlight != nil }
+    /// Whether frames are paced (`pacing`).
+    public var pacesFrames: Bool { pacing != nil }
+    /// When the paced frame in flight completes (seconds of `pacing.clock`).
+    public var frameDue: Double? { inFlight?.due }
+    /// When the last paced frame completed; nil unpaced (the completion's time stands for it).
+    public private(set) var lastPresentationTime: Double?
+
+    /// Completes the paced frame in flight once its time has come.
+    public func handleEvents() throws {
+        guard let frame = inFlight, let pacing, pacing.clock() >= frame.due else { return }
+        inFlight = nil
+        lastPresentationTime = frame.due
+        frame.completion()
+    }
 
     /// A display in memory of `width`×`height` pixels.
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) {
@@ -157,7 +186,8 @@ public final class HeadlessDisplay: ImmediateDisplay {
         backSurface = Surface(width: width, height: height, format: format)
     }
 
-    /// Counts the frame, writes it as a PNG when `frameDirectory` is set, and completes at once.
+    /// Counts the frame, writes it as a PNG when `frameDirectory` is set, and completes at once
+    /// (or one period later under `pacing`).
     public func present(damage: [Rect], completion: @escaping @MainActor () -> Void) throws {
         framesPresented += 1
         lastDamage = damage
@@ -165,7 +195,11 @@ public final class HeadlessDisplay: ImmediateDisplay {
             let name = "frame-" + String(repeating: "0", count: max(0, 5 - String(framesPresented).count)) + "\(framesPresented).png"
             try PNG.write(backSurface, to: frameDirectory + "/" + name)
         }
-        completion()
+        if let pacing {
+            inFlight = (pacing.clock() + pacing.period, completion)
+        } else {
+            completion()
+        }
     }
 
     /// Records the state; nothing to turn off.

@@ -52,6 +52,9 @@ public final class FrameDriver {
     public var onRecovery: (() -> Void)?
     /// Hears every frame on the glass.
     public var onFramePresented: ((FrameTiming) -> Void)?
+    /// Hears a frame drawn, before it is presented: what it shows is what the UI holds now
+    /// (a frame in flight reaches the glass later, when the UI may have moved on).
+    public var onFrameDrawn: (() -> Void)?
     /// Until when drawing waits after a failure (nil: it does not).
     public private(set) var retryAt: Double?
     private var retryDelay = FrameDriver.firstRetryDelay
@@ -113,6 +116,7 @@ public final class FrameDriver {
         guard !changed.isEmpty else { return false }
         let pixels = changed.map { Rect(x: $0.minX * scale, y: $0.minY * scale, width: $0.width * scale, height: $0.height * scale) }
         renderer.render(screen, into: display.backSurface, damage: update.damage, moves: update.moves)
+        onFrameDrawn?()
         let input = pendingInput
         pendingInput = nil
         renderedAt = nil

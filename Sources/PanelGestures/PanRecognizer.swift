@@ -22,15 +22,20 @@ public struct PanRecognizer: Sendable {
         public var minFlingVelocity: Double = GestureConstants.minFlingVelocity
         /// Release speeds are clamped to this, px/s.
         public var maxFlingVelocity: Double = GestureConstants.maxFlingVelocity
+        /// Whether what follows the pan moves to its resampled translation at each frame
+        /// (``PanRecognizer/translation(at:)``) rather than to each event's (`input.resample`).
+        /// The events, and the fling's velocity, are the real ones either way.
+        public var resamples = true
 
-        /// A configuration; by default UIKit's slop, no locked axis and its fling bounds.
+        /// A configuration; by default UIKit's slop, no locked axis, its fling bounds, resampled.
         public init(slop: Double = GestureConstants.touchSlop, lockedAxis: Axis? = nil,
                     minFlingVelocity: Double = GestureConstants.minFlingVelocity,
-                    maxFlingVelocity: Double = GestureConstants.maxFlingVelocity) {
+                    maxFlingVelocity: Double = GestureConstants.maxFlingVelocity, resamples: Bool = true) {
             self.slop = slop
             self.lockedAxis = lockedAxis
             self.minFlingVelocity = minFlingVelocity
             self.maxFlingVelocity = maxFlingVelocity
+            self.resamples = resamples
         }
     }
 
@@ -66,6 +71,8 @@ public struct PanRecognizer: Sendable {
     /// direction the pan began in (what routing by direction decides with).
     public var movementAtBegin: Point { pathAtBegin }
     private var tracker = VelocityTracker()
+    /// The pan's translations at its events, for `translation(at:)`.
+    private var resampler = PanResampler()
 
     /// A recognizer with `configuration`.
     public init(configuration: Configuration = Configuration()) {
@@ -118,16 +125,20 @@ public struct PanRecognizer: Sendable {
             }
             state = .began
             pathAtBegin = path
+            resampler.reset()
+            resampler.add(translation, at: frame.timestamp)
             return event(.began, location: location, at: frame.timestamp)
         case .began, .changed:
             if isDown {
                 // Only frames with fingers down are samples: a lift repeats the last position,
                 // and as a sample it would read as a stop (Flutter and Android skip up events).
                 tracker.add(path, at: frame.timestamp)
+                resampler.add(translation, at: frame.timestamp)
                 state = .changed
                 return event(.changed, location: location, at: frame.timestamp)
             }
             state = .ended
+            resampler.lift()
             var velocity = constrain(tracker.velocity(at: frame.timestamp))
             if let axis = configuration.lockedAxis {
                 velocity = axis == .vertical ? Point(x: 0, y: velocity.y) : Point(x: velocity.x, y: 0)
@@ -146,6 +157,7 @@ public struct PanRecognizer: Sendable {
         let touches = positions.count
         positions.removeAll()
         tracker.reset()
+        resampler.lift()
         switch state {
         case .began, .changed:
             state = .cancelled
@@ -157,6 +169,22 @@ public struct PanRecognizer: Sendable {
         case .ended, .cancelled, .failed:
             return nil
         }
+    }
+
+    /// The pan's translation at `time` (seconds; a frame's sample time), resampled from its
+    /// events (``PanResampler``): between two events, where the finger was then; past the last,
+    /// at most half an interval further, never after a lift or past a turn. Nil before the pan
+    /// began.
+    public func translation(at time: Double) -> Point? {
+        state == .began || state == .changed ? resampler.translation(at: time) : nil
+    }
+
+    /// The touchscreen's report interval as this pan's events tell it, seconds (nil before two).
+    public var reportInterval: Double? { resampler.reportInterval }
+
+    /// Where the resampled translation comes to rest when no event follows (nil: no pan).
+    public var settledTranslation: Point? {
+        state == .began || state == .changed ? resampler.settled : nil
     }
 
     /// Movement since `began` along the unlocked axes, px.

@@ -6,8 +6,10 @@
 ///
 /// The translation is interpolated between the two events around the sample time, and past
 /// the last event extrapolated from the last two by at most half their interval (and at most
-/// `maxPrediction`), never after a lift and never past a turn: when the last step goes against
-/// the one before it, the finger has turned and the last event is held.
+/// `maxPrediction`), never after a lift and never past a turn: along an axis where the last two
+/// steps do not go the same way (the finger turned, or set off from rest), the last event is held. Once the next event is
+/// overdue by a whole interval the finger has stopped, and the last event is held too: a
+/// finger at rest has the content under it, not half an interval ahead.
 ///
 /// A value type fed by the pan's events (`add`); the recognizer's velocity for the fling keeps
 /// using the real events.
@@ -22,6 +24,20 @@ public struct PanResampler: Sendable, Equatable {
         /// A sample at `time` with `translation`.
         public init(time: Double, translation: Point) { (self.time, self.translation) = (time, translation) }
     }
+
+    /// How long before a frame's presentation it samples the pan, seconds: the frame's period
+    /// (it is drawn one period before it reaches the glass) plus half the touchscreen's report
+    /// interval. A frame drawn up to a whole interval after the last event then samples at most
+    /// half an interval past it, the furthest the extrapolation goes, so every frame's sample is
+    /// where the finger was (exact at constant velocity) and the frames' samples are evenly
+    /// spaced: even steps. Android samples 5 ms before the frame's time (`RESAMPLE_LATENCY`),
+    /// half the 10 ms of its common 100 Hz touchscreens; the feel bench compares fixed ones
+    /// (docs/benchmarks.md, "Under the finger").
+    public static func sampleLatency(period: Double, interval: Double) -> Double { period + interval / 2 }
+
+    /// The report interval assumed until two events tell it, seconds: 10 ms (Android's 5 ms
+    /// latency is half of it).
+    public static let assumedInterval = 0.010
 
     /// The longest extrapolation past the last event, seconds: 8 ms, Android's
     /// `RESAMPLE_MAX_PREDICTION` (frameworks/native/libs/input/InputTransport.cpp). Half an
@@ -38,6 +54,14 @@ public struct PanResampler: Sendable, Equatable {
     public private(set) var samples: [Sample] = []
     /// Whether the pan's fingers lifted: nothing is extrapolated after the last event.
     public private(set) var isLifted = false
+    /// The last intervals between events within `minDelta`...`maxDelta`, seconds, at most 8.
+    private var intervals: [Double] = []
+
+    /// The touchscreen's report interval, seconds: the mean of the last eight intervals
+    /// between events (those within `minDelta`...`maxDelta`); nil before two such events.
+    public var reportInterval: Double? {
+        intervals.isEmpty ? nil : intervals.reduce(0, +) / Double(intervals.count)
+    }
 
     /// An empty resampler.
     public init() {}
@@ -50,6 +74,10 @@ public struct PanResampler: Sendable, Equatable {
             samples[samples.count - 1].translation = translation
             return
         }
+        if let last = samples.last, time - last.time >= Self.minDelta, time - last.time <= Self.maxDelta {
+            intervals.append(time - last.time)
+            if intervals.count > 8 { intervals.removeFirst() }
+        }
         samples.append(Sample(time: time, translation: translation))
         if samples.count > 3 { samples.removeFirst() }
     }
@@ -60,6 +88,7 @@ public struct PanResampler: Sendable, Equatable {
     /// Forgets the pan (a new one begins).
     public mutating func reset() {
         samples.removeAll()
+        intervals.removeAll()
         isLifted = false
     }
 
@@ -82,18 +111,25 @@ public struct PanResampler: Sendable, Equatable {
 
     /// Past the last event: along the last two events' velocity for at most half their
     /// interval and `maxPrediction`, unless the fingers lifted, the interval is outside
-    /// `minDelta`...`maxDelta`, or the last step turned against the one before.
+    /// `minDelta`...`maxDelta`, the last two steps do not go the same way, or the next event
+    /// is overdue by a whole interval.
     private func extrapolated(to time: Double) -> Point {
         let last = samples[samples.count - 1]
-        guard !isLifted, samples.count >= 2 else { return last.translation }
-        let previous = samples[samples.count - 2]
+        guard !isLifted, samples.count == 3 else { return last.translation }
+        let previous = samples[1]
         let delta = last.time - previous.time
         guard delta >= Self.minDelta, delta <= Self.maxDelta else { return last.translation }
-        let step = last.translation - previous.translation
-        if samples.count == 3 {
-            let before = previous.translation - samples[0].translation
-            if step.x * before.x + step.y * before.y < 0 { return last.translation }
-        }
+        var step = last.translation - previous.translation
+        // Along each axis, two steps the same way, or the finger is turning or setting off from
+        // rest there: a step after a pause read as a velocity put the content 1.1 px past where
+        // the finger then stopped in the N-trig recording, before its lift. (Each axis alone: a
+        // diagonal drag moves a vertical list by its Y only.)
+        let before = previous.translation - samples[0].translation
+        if step.x * before.x <= 0 { step.x = 0 }
+        if step.y * before.y <= 0 { step.y = 0 }
+        // An event overdue by a whole interval: the finger has stopped (touchscreens send
+        // nothing for a finger at rest), and the content rests where it is, not ahead of it.
+        if time - last.time > delta { return last.translation }
         let ahead = min(time - last.time, delta / 2, Self.maxPrediction)
         return last.translation + step * (ahead / delta)
     }

@@ -2,7 +2,7 @@
 // Build in release: `swift run -c release panel-refresh-bench input`.
 import Foundation
 
-let usage = "usage: panel-refresh-bench input|render|render-instructions|decode FILE WxH|make-picture KIND SIDE FILE (render-instructions under callgrind: scripts/bench-instructions; decode under /usr/bin/time: scripts/decode-memory)"
+let usage = "usage: panel-refresh-bench input|render|render-instructions|feel|decode FILE WxH|make-picture KIND SIDE FILE (render-instructions under callgrind: scripts/bench-instructions; decode under /usr/bin/time: scripts/decode-memory)"
 let arguments = CommandLine.arguments.dropFirst()
 guard let which = arguments.first else {
     FileHandle.standardError.write(Data((usage + "\n").utf8))
@@ -13,6 +13,10 @@ do {
     case "input": try InputBenchmark.run()
     case "render": try MainActor.assumeIsolated { try RenderBenchmark.run() }
     case "render-instructions": try MainActor.assumeIsolated { try InstructionCount.run() }
+    case "feel":
+        // `feel [LATENCY_MS ...]`: also resampled at these sample times (ms before presentation).
+        let latencies = arguments.dropFirst().compactMap { Double($0) }.map { $0 / 1000 }
+        try MainActor.assumeIsolated { try FeelBenchmark.run(latencies: latencies) }
     case "decode": try DecodeMemory.run(Array(arguments.dropFirst()))
     case "make-picture": try DecodeMemory.make(Array(arguments.dropFirst()))
     case "--help", "-h":

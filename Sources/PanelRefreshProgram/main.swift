@@ -158,6 +158,13 @@ func main() async -> Int32 {
             if let axes = options.value("--axes") { replay.positionAxes = try NumericOption.axes("--axes", axes) }
             if let config = options.value("--config") { replay.configuration = try Configuration.load(path: config) }
             replay.timings = options.isSet("--timings")
+            if let resample = options.value("--resample") {
+                guard resample == "on" || resample == "off" else { throw UsageError("--resample takes on or off, not \(resample)") }
+                replay.resample = resample == "on"
+            }
+            if let rate = options.value("--display-rate") {
+                replay.displayRate = rate == "events" ? nil : try NumericOption.double("--display-rate", rate, in: NumericOption.displayRate)
+            }
             let result = try ReplayCommand.run(replay, onTrace: options.isSet("--trace") ? { print($0.json) } : nil)
             Log.info("replayed \(file): \(result.framesPresented) frames")
         case "hw-check":

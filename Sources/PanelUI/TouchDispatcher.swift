@@ -49,6 +49,17 @@ public final class TouchDispatcher {
     private weak var pressedView: View?
     /// Where the press began and where the finger is now (root view points).
     private var pressOrigin = Point(x: 0, y: 0), fingerAt = Point(x: 0, y: 0)
+    /// Seconds from a frame's pass to its presentation on the glass: one period (the display's
+    /// frame interval; 1/60 until the runtime says).
+    public var presentationDelay = 1.0 / 60
+    /// Seconds before its presentation that a frame samples the pan (`PanRecognizer`'s
+    /// `translation(at:)`), when `pan.configuration.resamples`; nil: one period plus half the
+    /// touchscreen's report interval (``PanResampler/sampleLatency(period:interval:)``).
+    public var resampleLatency: Double?
+    /// The last `changed` event while resampling: what a frame's resampled event is made from.
+    private var held: PanRecognizer.Event?
+    /// The translation the scroll views were last moved to, px.
+    private var delivered = Point(x: 0, y: 0)
 
     /// A dispatcher for `rootView`'s tree; `scrollView` gets pans that no inner scroll view takes.
     public init(rootView: View, scrollView: ScrollView?,
@@ -79,8 +90,22 @@ public final class TouchDispatcher {
                 route = PanRoute(chain: chain, movement: pan.movementAtBegin)
             }
             onPan?(event)
-            route?.deliver(event)
-            if event.state == .ended || event.state == .cancelled { route = nil }
+            if event.state == .changed, pan.configuration.resamples, let animator {
+                // The scroll views move at the next frame, to where the pan is at its sample time.
+                held = event
+                let key = AnimationKey(self, "resample")
+                if !animator.isRunning(key) {
+                    animator.drive(key, step: { [weak self] _ in self?.resampleForFrame() ?? true })
+                }
+            } else {
+                route?.deliver(event)
+                delivered = event.translation
+            }
+            if event.state == .ended || event.state == .cancelled {
+                route = nil
+                held = nil
+                animator?.cancel(AnimationKey(self, "resample"))
+            }
         }
         if frame.active.count > 1 { endPress() }
         if let point = frame.active.first?.position { fingerAt = point }
@@ -94,6 +119,22 @@ public final class TouchDispatcher {
             // A lift that was no tap (held too long) clears the press; a tap's flash clears it later.
             if !tapped { endPress() }
         }
+    }
+
+    /// A frame pass while resampling: the scroll views go to the pan's translation at the
+    /// frame's sample time. Returns true once they rest where the pan's events leave them.
+    private func resampleForFrame() -> Bool {
+        guard let held, let route, let animator else { return true }
+        let latency = resampleLatency
+            ?? PanResampler.sampleLatency(period: presentationDelay, interval: pan.reportInterval ?? PanResampler.assumedInterval)
+        let time = animator.clock.now + presentationDelay - latency
+        if let translation = pan.translation(at: time), translation != delivered {
+            var event = held
+            (event.translation, event.timestamp) = (translation, time)
+            route.deliver(event)
+            delivered = translation
+        }
+        return pan.settledTranslation.map { $0 == delivered } ?? true
     }
 
     /// The finger came down on `point`: the nearest view under it that shows a press does,

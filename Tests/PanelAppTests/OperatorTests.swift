@@ -133,7 +133,7 @@ struct LogFormatTests {
         let dir = try scratchDirectory("log")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try "[data]\npage-size = 0\n".write(toFile: dir + "/config", atomically: true, encoding: .utf8)
-        FileManager.default.createFile(atPath: dir + "/stderr", contents: nil)
+        _ = FileManager.default.createFile(atPath: dir + "/stderr", contents: nil)
         let file = try #require(FileHandle(forWritingAtPath: dir + "/stderr"))
         var info = stat()
         #expect(fstat(file.fileDescriptor, &info) == 0)

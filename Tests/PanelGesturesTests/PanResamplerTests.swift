@@ -28,13 +28,15 @@ struct PanResamplerTests {
         return out
     }
 
-    @Test("constant velocity at 8, 12 and 14 ms against 16.7 ms frames: between events the finger's place, past the last one at most half an interval ahead, to 0.01 px",
+    @Test("constant velocity at 8, 12 and 14 ms against 16.7 ms frames: between events the finger's place, past the last one at most half an interval ahead (none once an event is overdue), to 0.01 px",
           arguments: [0.008, 0.012, 0.014])
     func constantVelocity(interval: Double) {
         let speed = 1200.0
         for delay in [-0.012, -0.005, 0.0, 0.0117] {
             for frame in Self.frames(interval: interval, speed: speed, sampleDelay: delay) {
-                let reach = min(frame.time, frame.lastEvent + min(interval / 2, PanResampler.maxPrediction))
+                // Past the last event by more than an interval, the finger has stopped: held there.
+                let overdue = frame.time - frame.lastEvent > interval
+                let reach = overdue ? frame.lastEvent : min(frame.time, frame.lastEvent + min(interval / 2, PanResampler.maxPrediction))
                 #expect(abs(frame.translation - speed * reach) < 0.01,
                         "interval \(interval), sample at \(frame.time): \(frame.translation), expected \(speed * reach)")
             }
@@ -74,8 +76,9 @@ struct PanResamplerTests {
         var r = PanResampler()
         // 1000 px/s down, every 10 ms, to 100 px at 0.1 s; then back up at the same speed.
         for i in 0...10 { r.add(Point(x: 0, y: Double(i) * 10), at: Double(i) * 0.01) }
-        let before = try #require(r.translation(at: 0.2)).y
-        #expect(before == 105, "before the turn is seen, half an interval ahead: \(before)")
+        let before = try #require(r.translation(at: 0.105)).y
+        #expect(abs(before - 105) < 1e-9, "before the turn is seen, half an interval ahead: \(before)")
+        #expect(r.translation(at: 0.2)?.y == 100, "an event overdue: the finger stopped, the content rests under it")
         r.add(Point(x: 0, y: 90), at: 0.11)
         for t in [0.11, 0.112, 0.115, 0.2] {
             let y = try #require(r.translation(at: t)).y
@@ -86,7 +89,25 @@ struct PanResamplerTests {
         #expect(between.max() == 100)
         // Further back: extrapolated the new way again.
         r.add(Point(x: 0, y: 80), at: 0.12)
-        #expect(try #require(r.translation(at: 0.125)).y == 75)
+        #expect(abs(try #require(r.translation(at: 0.125)).y - 75) < 1e-9)
+    }
+
+    @Test("setting off from rest is no velocity: the content stays on the finger's last place; along each axis alone")
+    func fromRest() throws {
+        // The N-trig recording's end: at rest, then one step of 2.6 px back, 19 ms later; the
+        // frame after it had shown the content 1.1 px past where the finger stopped.
+        var r = PanResampler()
+        r.add(Point(x: 0, y: 466.09), at: 1.4763)
+        r.add(Point(x: 0, y: 466.09), at: 1.4867)
+        r.add(Point(x: 0, y: 463.50), at: 1.5057)
+        #expect(r.translation(at: 1.514)?.y == 463.50)
+        // A diagonal drag whose Y turned while X went on: X is extrapolated, Y held.
+        var d = PanResampler()
+        d.add(Point(x: 0, y: 0), at: 0)
+        d.add(Point(x: 10, y: 10), at: 0.01)
+        d.add(Point(x: 20, y: 5), at: 0.02)
+        let p = try #require(d.translation(at: 0.024))
+        #expect(abs(p.x - 24) < 1e-9 && p.y == 5, "\(p)")
     }
 
     @Test("before the first event: none; events out of order are ignored; pairs too close or too far apart are not extrapolated")

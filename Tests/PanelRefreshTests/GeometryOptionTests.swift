@@ -29,6 +29,8 @@ struct GeometryOptionTests {
             // (63 px in 1 px steps at 120 Hz, less the 18 px slop).
             stage.list.contentOffset = Point(x: 0, y: 1300)
             stage.drag(from: 300, to: 237, duration: 0.525, lift: false)
+            // The finger rests; the frames after its last event bring the content under it.
+            stage.scene.wait(0.05)
             #expect(abs(stage.list.contentOffset.y - 1345) < 1e-9)
             #expect((footer.state == .refreshing) == (percent == 0.5))
         }

@@ -81,6 +81,9 @@ struct NestedScrollTests {
         var script = GestureScript(start: stage.scene.clock.now + 0.1)
         script.drag(through: [Point(x: 400, y: 440), Point(x: 400, y: 40)], segmentDuration: 0.5, lift: false)
         stage.scene.play(script.frames)
+        // The finger rests: the frames after its last event bring the content under it (the
+        // pan is resampled: a frame shows the finger 6 ms before it was drawn).
+        stage.scene.wait(0.05)
         #expect(stage.scene.dispatcher.panTarget === stage.box)
         #expect(stage.box.contentOffset.y == 300)
         let outer = 400 - stage.slop - 300
@@ -90,6 +93,7 @@ struct NestedScrollTests {
         both.drag(through: [Point(x: 400, y: 440), Point(x: 400, y: 40), Point(x: 400, y: 190)], segmentDuration: 0.5, lift: false)
         let again = NestedStage()
         again.scene.play(both.frames)
+        again.scene.wait(0.05)
         #expect(again.outer.contentOffset.y == 0, "the list gave its share back first")
         #expect(again.box.contentOffset.y == 300 - (150 - outer))
     }

@@ -215,6 +215,8 @@ struct ScrollViewTests {
         var offsets: [Double] = []
         stage.scene.onFrame = { [unowned stage] _ in offsets.append(stage.scrollView.contentOffset.y) }
         stage.scene.play(Array(script.frames.dropFirst()))
+        // The finger rests at its last event; the frames after it bring the content there.
+        stage.scene.wait(0.05)
         // The touch stops the bounce where it is; the drag then continues through the
         // rubber band from there, one small step at a time.
         var previous = caught

@@ -100,6 +100,8 @@ public struct CommandHelp: Sendable {
                       .value("--frames", "DIR", "write every frame as PNG into DIR"),
                       .flag("--trace", "print JSON lines: pan, state, refresh, frame, error; the same bytes on every run"),
                       .flag("--timings", "frame lines also carry renderMs, the machine's drawing time (then runs differ)"),
+                      .value("--resample", "on|off", "resample the pan to the frames, or move to each event (default: input.resample, on)"),
+                      .value("--display-rate", "HZ|events", "frames a second, each on the glass one period after it is drawn (1 to 240, default 60); events: a frame for every input event, at once"),
                       .value("--refresh-seconds", "S", "how long the sample data takes to load, 0 to 60 (default 1)"),
                       .value("--axes", "X,Y", "take positions from other ABS codes (hex), e.g. 02,03 for ABS_Z/ABS_RX"),
                       .config("the whole configuration, as run takes it: data source, input mapping, locale, styles")],

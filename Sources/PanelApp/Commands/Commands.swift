@@ -59,6 +59,20 @@ public enum ReplayCommand {
         public var configuration: Configuration?
         /// Frame lines with `renderMs` (`--timings`): the trace then differs from run to run.
         public var timings = false
+        /// Frames a second the display shows (`--display-rate`, 60 as the headless display):
+        /// frames are drawn at that cadence, each on the glass one period after it is drawn,
+        /// as on a DRM card. Nil (`--display-rate events`): a frame for every input event that
+        /// changes the picture, on the glass at once.
+        public var displayRate: Double? = 60
+        /// Whether the pan is resampled to the frames (`--resample on|off`); nil: as the
+        /// configuration says (`input.resample`, on).
+        public var resample: Bool?
+        /// Seconds before a frame's presentation the pan is sampled; nil:
+        /// one period plus half the report interval (`PanResampler.sampleLatency`; the feel bench tries fixed ones).
+        public var resampleLatency: Double?
+        /// Where the list stands when the recording starts, as a share of its scroll range (0:
+        /// the top, the default; 0.5: the middle, where a drag either way moves it in range).
+        public var startShare = 0.0
 
         /// A replay of `file` with the defaults.
         public init(file: String) { self.file = file }
@@ -70,6 +84,10 @@ public enum ReplayCommand {
         public var trace: [TraceEvent]
         /// Frames the display showed.
         public var framesPresented: Int
+        /// The offsets the list can rest at, points (beyond them it rubber-bands).
+        public var scrollRange: (x: ClosedRange<Double>, y: ClosedRange<Double>)
+        /// The list's offset when the recording started, points.
+        public var startOffset: Point
     }
 
     /// Replays the recording `options` name; `onTrace` hears each trace event as it happens.
@@ -101,6 +119,7 @@ public enum ReplayCommand {
         var configuration = options.configuration ?? Configuration()
         if options.configuration == nil { configuration.refreshSeconds = options.refreshSeconds }
         if options.rotation != .none { configuration.displayRotation = options.rotation }
+        if let resample = options.resample { configuration.resample = resample }
         // A replay never touches the kiosk's saved state, nor reads an earlier replay's.
         let state = try ScratchDirectory("replay")
         configuration.stateDirectory = state.path
@@ -111,6 +130,13 @@ public enum ReplayCommand {
                 : RunCommand.source(for: c, animator: animator, inline: true)
         }
         let clock = host.clock
+        if let rate = options.displayRate {
+            guard NumericOption.displayRate.contains(rate) else { throw UsageError("display rate \(rate) outside \(NumericOption.displayRate)") }
+            display.pacing = (1 / rate, { clock.now })
+            host.frameInterval = 1 / rate
+            host.runtime.scene.dispatcher.presentationDelay = 1 / rate
+        }
+        if let latency = options.resampleLatency { host.runtime.scene.dispatcher.resampleLatency = latency }
         guard let session = host.runtime.session else { throw UsageError("a replay needs the list") }
         session.tracesTimings = options.timings
         var failure: (any Error)?
@@ -119,12 +145,19 @@ public enum ReplayCommand {
         if options.configuration == nil { session.showFirstPage() }
         host.start(at: clock.now, loading: options.configuration != nil)
         time.settle(limit: max(30, options.refreshSeconds * 4))
+        if options.startShare > 0 {
+            let list = session.list
+            let low = list.minimumContentOffset.y, high = max(low, list.maximumContentOffset.y)
+            list.setContentOffset(Point(x: list.contentOffset.x, y: (low + (high - low) * min(1, options.startShare)).rounded()), animated: false)
+            time.settle(limit: 1)
+        }
         var assembly = TouchAssembler.Configuration(positionAxes: options.positionAxes ?? configuration.positionAxes)
         assembly.maxProtocolAJump = .infinity
         var replay = try EvemuReplay(recording: recording, width: Double(options.width), height: Double(options.height),
                                      configuration: assembly)
         replay.assembler.mapping.touch = configuration.touchMapping()
         let start = clock.now + 0.1
+        let startOffset = session.list.contentOffset
         session.beginTrace(origin: start)
         session.onTrace = onTrace
         let assembled = replay.assemble(start: start)
@@ -137,7 +170,11 @@ public enum ReplayCommand {
         time.settle(limit: max(30, options.refreshSeconds * 4))
         // A frame that could not be saved is a failed replay, not a silent gap.
         if let failure { throw failure }
-        return withExtendedLifetime(state) { Result(trace: session.trace, framesPresented: display.framesPresented) }
+        let list = session.list
+        let range = (x: list.minimumContentOffset.x...max(list.minimumContentOffset.x, list.maximumContentOffset.x),
+                     y: list.minimumContentOffset.y...max(list.minimumContentOffset.y, list.maximumContentOffset.y))
+        return withExtendedLifetime(state) { Result(trace: session.trace, framesPresented: display.framesPresented, scrollRange: range,
+                                                  startOffset: startOffset) }
     }
 }
 

@@ -195,6 +195,9 @@ public struct Configuration: Sendable {
     public var positionAxes: (x: UInt16, y: UInt16)?
     /// `input.grab`: take the touchscreens exclusively.
     public var grab = true
+    /// `input.resample`: the list follows the finger at each frame's sample time, resampled
+    /// between touch events (`PanRecognizer.Configuration.resamples`), rather than to each event.
+    public var resample = true
     // [display]
     /// `display.backend`.
     public var backend: Backend = .auto
@@ -715,6 +718,9 @@ public struct Configuration: Sendable {
                 }
             },
             Key(section: "input", name: "grab", doc: "take the touchscreens exclusively (true/false)") { $0.grab = try boolean($1) },
+            Key(section: "input", name: "resample", doc: "move the list to where the finger is at each frame's time, resampled between touch events, rather than to each event (on/off; on)") {
+                $0.resample = try boolean($1)
+            },
             Key(section: "display", name: "backend", doc: "auto (DRM, else fbdev), drm, fbdev, headless or window (a desktop window through SDL2)") { $0.backend = try choice($1, Backend.self) },
             Key(section: "display", name: "card", doc: "a DRM card node; empty: the first with a connected panel") { $0.card = try path($1) },
             Key(section: "display", name: "mode", doc: "WIDTHxHEIGHT instead of the panel's preferred mode") { $0.mode = try size($1) },

@@ -14,6 +14,8 @@ public enum NumericOption {
     public static let refreshes = 0...100
     /// `hw-check --hold`, seconds the test pattern stays up: 0 to 3600.
     public static let holdSeconds = 0.0...3600
+    /// `replay --display-rate`: frames a second, 1 to 240 (panels run at 30 to 144 Hz).
+    public static let displayRate = 1.0...240
 
     /// `text` as a number within `range` for `option`; a usage error naming both otherwise.
     public static func double(_ option: String, _ text: String, in range: ClosedRange<Double>) throws -> Double {

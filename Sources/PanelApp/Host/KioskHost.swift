@@ -41,7 +41,8 @@ public final class KioskHost: TimeStepped {
     /// Seconds between frames while something moves and the display does not pace them (1/60).
     public var frameInterval: Double = 1.0 / 60
     /// Virtual time on a display whose frames complete by an event (a DRM card in memory): the
-    /// frame in flight completes at the next tick, as a 60 Hz flip would.
+    /// frame in flight completes at the next tick, as a 60 Hz flip would, or at the time the
+    /// display gives (`Display.frameDue`: a paced headless display).
     public var completesFramesOnTick = false
     /// Touchscreens logind paused, by device, opened again at its resume.
     private var pausedInputs: [DeviceNumber: [String]] = [:]
@@ -496,15 +497,19 @@ public final class KioskHost: TimeStepped {
 
     /// When the runtime or the script needs the loop next; nil: sleep until an event.
     public var nextWakeUp: Double? {
-        [runtime.nextWakeUp, script.first?.timestamp, completesFramesOnTick && display.isFrameInFlight ? clock.now : nil,
-         control?.nextDeadline, nextMetricsWrite, fleet?.nextDeadline]
+        // A frame that reaches the glass at its time (a paced headless display) holds the
+        // next one back: what moves waits for it, as it waits for a flip on a card.
+        let due = completesFramesOnTick && display.isFrameInFlight ? display.frameDue : nil
+        return [runtime.nextWakeUp.map { max($0, due ?? $0) }, script.first?.timestamp,
+                completesFramesOnTick && display.isFrameInFlight ? max(clock.now, due ?? clock.now) : nil,
+                control?.nextDeadline, nextMetricsWrite, fleet?.nextDeadline]
             .compactMap { $0 }.min()
     }
 
     /// The timer: scripted touches that are due, then animations, blanking and frames.
     public func tick(at time: Double) {
         arrive(at: time)
-        if completesFramesOnTick && display.isFrameInFlight {
+        if completesFramesOnTick && display.isFrameInFlight && display.frameDue.map({ clock.now >= $0 }) ?? true {
             do { try display.handleEvents() } catch { Log.error("display events: \(error)") }
             runtime.frameCompleted()
         }

@@ -122,6 +122,9 @@ public final class PanelRuntime {
         statisticsSince = clock.now
         scene = Scene(size: Size(width: Double(display.width), height: Double(display.height)), clock: clock)
         scene.screen.textMeasurer = fonts
+        // The pan is sampled for a frame one period before it reaches the glass.
+        scene.dispatcher.presentationDelay = display.frameInterval ?? 1.0 / 60
+        scene.dispatcher.pan.configuration.resamples = configuration.resample
         // Text is shaped in the panel's language (its local forms of Han, Cyrillic and others);
         // an item's own `lang` overrides it per row.
         fonts.language = FontLibrary.languageTag(locale: configuration.locale ?? host.language)
@@ -146,6 +149,7 @@ public final class PanelRuntime {
             self?.notifyShowing()
         }
         driver.onFramePresented = { [weak self] timing in self?.framePresented(timing) }
+        driver.onFrameDrawn = { [weak self] in self?.session?.frameDrawn() }
         try install(content, configuration)
     }
 
@@ -257,15 +261,16 @@ public final class PanelRuntime {
     }
 
     /// The keys a runtime takes without being built again (`reconfigure`): blanking, the
-    /// backlight, the quiet time after a touch and the metrics file. A reload that changes
+    /// backlight, the quiet time after a touch, resampling and the metrics file. A reload that changes
     /// only these keeps the list, its position, an open page and an app's views.
-    public nonisolated static let stageKeys: Set<String> = ["display.blank-after", "display.backlight", "refresh.quiet-after-touch",
+    public nonisolated static let stageKeys: Set<String> = ["display.blank-after", "display.backlight", "refresh.quiet-after-touch", "input.resample",
                                                              "state.metrics-file", "state.metrics-seconds"]
 
     /// Takes `configuration`'s blanking, quiet time and metrics settings, as a fresh start
     /// would, without building anything again: blanking turned off wakes a blank panel. (The
     /// backlight it names comes through `use(backlight:)`: the host looks it up.)
     public func reconfigure(_ configuration: Configuration) {
+        scene.dispatcher.pan.configuration.resamples = configuration.resample
         blankAfter = configuration.blankAfter
         quietAfterTouch = configuration.quietAfterTouch
         metricsSettings = (configuration.metricsFile, configuration.metricsSeconds)

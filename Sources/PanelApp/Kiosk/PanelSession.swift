@@ -216,14 +216,23 @@ public final class PanelSession: ListDataSource {
         traceOrigin = origin
     }
 
-    /// A frame reached the display (the frame driver's completion): the trace's frame line.
+    /// The list's offset in the frame drawn last, until it is presented (nil: none waits).
+    private var drawnOffset: Point?
+
+    /// A frame was drawn: the offset it shows, for its frame line when it reaches the glass.
+    public func frameDrawn() { drawnOffset = list.contentOffset }
+
+    /// A frame reached the display (the frame driver's completion): the trace's frame line, at
+    /// the time it is on the glass with the offset it was drawn with.
     /// - Parameter renderSeconds: how long it took to draw and copy, seconds.
     public func framePresented(renderSeconds: Double) {
         if firstPictureReady, let arrived = pageArrivedAt {
             pageArrivedAt = nil
             onFirstPicture?(scene.clock.now - arrived)
         }
-        record(.frame(t: now, offsetX: list.contentOffset.x, offsetY: list.contentOffset.y, rows: list.numberOfRows,
+        let offset = drawnOffset ?? list.contentOffset
+        drawnOffset = nil
+        record(.frame(t: now, offsetX: offset.x, offsetY: offset.y, rows: list.numberOfRows,
                       renderMs: tracesTimings ? renderSeconds * 1000 : nil))
         // Where a sliding page was drawn, when it moved.
         let pageX = pagesShown.last?.page.frame.origin.x

@@ -78,13 +78,20 @@ public struct VirtualTimeDriver {
         return late
     }
 
+    /// When to tick for a wake-up at `wake`: at it when it lies ahead (a timer, a frame that
+    /// reaches the glass at its time); one frame interval on when it is now (something moves:
+    /// frames no closer than that).
+    private func nextTick(after wake: Double) -> Double {
+        wake > target.now ? wake : target.now + target.frameInterval
+    }
+
     /// Runs everything due before `time`, leaving the clock short of it (the entry at `time`
     /// is the caller's).
     private func advance(before time: Double) {
         target.tick(at: target.now)
         while target.now < time {
             guard let wake = target.nextWakeUp else { break }
-            let next = max(wake, target.now + target.frameInterval)
+            let next = nextTick(after: wake)
             if next >= time { break }
             target.tick(at: next)
         }
@@ -97,7 +104,7 @@ public struct VirtualTimeDriver {
         target.tick(at: target.now)
         while target.now < end {
             guard let wake = target.nextWakeUp else { return true }
-            target.tick(at: max(wake, target.now + target.frameInterval))
+            target.tick(at: nextTick(after: wake))
         }
         return target.nextWakeUp == nil
     }
