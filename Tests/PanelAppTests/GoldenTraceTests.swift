@@ -15,13 +15,16 @@ let goldenTraceFixtures: [(name: String, file: String, desc: String?, axes: (UIn
     ("10-egalax-remapped", "10-egalax-usb.single-touch-quirk.events", "10-egalax-usb.desc", (AbsCode.z, AbsCode.rx)),
 ]
 
-/// `panel-refresh replay --trace` of a fixture, as the program prints it.
+/// `panel-refresh replay --trace` of a fixture, as the program prints it; `perEvent`: with
+/// `--display-rate events --resample off`, as replays ran before the cadence and resampling.
 @MainActor
-func traceText(_ fixture: (name: String, file: String, desc: String?, axes: (UInt16, UInt16)?), timings: Bool = false) throws -> String {
+func traceText(_ fixture: (name: String, file: String, desc: String?, axes: (UInt16, UInt16)?), timings: Bool = false,
+               perEvent: Bool = false) throws -> String {
     var options = ReplayCommand.Options(file: fixtures + "/" + fixture.file)
     options.descriptionFile = fixture.desc.map { fixtures + "/" + $0 }
     options.positionAxes = fixture.axes
     options.timings = timings
+    if perEvent { (options.displayRate, options.resample) = (nil, false) }
     var lines = ""
     _ = try ReplayCommand.run(options) { lines += $0.json + "\n" }
     return lines
@@ -57,6 +60,19 @@ struct GoldenTraceTests {
         let b = kept.split(separator: "\n", omittingEmptySubsequences: false)
         let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
         Issue.record("\(name): line \(line + 1) differs: now \(line < a.count ? String(a[line]) : "(end)"), kept \(line < b.count ? String(b[line]) : "(end)")")
+    }
+
+    @Test("--display-rate events --resample off replays as before the cadence: a frame at every event, the Atmel drag's trace kept from then")
+    func perEvent() throws {
+        let fixture = try #require(goldenTraceFixtures.first { $0.name == "02-drag-up-down" })
+        let text = try traceText(fixture, perEvent: true)
+        let path = Self.folder + "/02-drag-up-down-events.trace"
+        if ProcessInfo.processInfo.environment["PANEL_REFRESH_UPDATE_GOLDEN"] == "1" {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let kept = String(decoding: try BoundedFile.read(path, limit: 1 << 22), as: UTF8.self)
+        #expect(text == kept)
+        #expect(text != (try traceText(fixture)), "at 60 Hz and resampled, another trace")
     }
 
     @Test("a replay draws at most one frame at an instant: no two frame lines share a time", arguments: goldenTraceFixtures.map(\.name))
