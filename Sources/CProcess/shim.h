@@ -1,6 +1,8 @@
-// Child processes for the command data source (PanelApp): what Swift cannot import from
-// <sys/wait.h>, whose status accessors are function-like macros and whose siginfo_t is a union.
+// The process and its children (PanelApp): what Swift cannot import from <sys/wait.h>, whose
+// status accessors are function-like macros and whose siginfo_t is a union, for the command
+// data source; and <malloc.h>, which the Glibc module leaves out, for the heap.
 #include <sys/types.h>
+#include <malloc.h>
 #include <sys/wait.h>
 #include <signal.h>
 #include <spawn.h>

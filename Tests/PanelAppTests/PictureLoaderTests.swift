@@ -86,6 +86,35 @@ struct PictureLoaderTests {
         #expect(loader.decoded == 10)
     }
 
+    @Test("memory that evictions freed goes back to the system every 2 MiB evicted and when asked (the list stopped), only if it was asked to")
+    func freedMemoryReturned() throws {
+        let files = try PictureFiles()
+        defer { files.remove() }
+        let large = TestPictures.jpeg(TestPictures.quadrants(width: 512, height: 512))
+        let paths = try (0..<6).map { try files.write("p\($0).jpg", large) }
+        // 400x400 thumbnails (640,000 bytes), one kept: four evictions pass 2 MiB.
+        let big = Size(width: 400, height: 400)
+        for returns in [true, false] {
+            let loader = ThumbnailLoader(budget: 700_000)
+            loader.runsInline = true
+            loader.returnsFreedMemory = returns
+            for path in paths.prefix(5) {
+                let r = ThumbnailLoader.Request(source: path, width: 400, height: 400)
+                _ = loader.want(r, size: big)
+                loader.release(r)
+            }
+            #expect(loader.decoded == 5 && loader.count == 1)
+            #expect(loader.memoryReturns == (returns ? 1 : 0), "four evictions of 640,000 bytes: \(loader.memoryReturns)")
+            loader.returnFreedMemory()
+            #expect(loader.memoryReturns == (returns ? 1 : 0), "nothing evicted since: nothing to give back")
+            let r = ThumbnailLoader.Request(source: paths[5], width: 400, height: 400)
+            _ = loader.want(r, size: big)
+            loader.release(r)
+            loader.returnFreedMemory()
+            #expect(loader.memoryReturns == (returns ? 2 : 0), "one eviction, then the list stopped")
+        }
+    }
+
     @Test("a row that scrolls away takes its picture off the queue, or stops its download")
     func cancel() throws {
         let files = try PictureFiles()

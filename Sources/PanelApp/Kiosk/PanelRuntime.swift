@@ -400,6 +400,8 @@ public final class PanelRuntime {
             session.refreshAutomatically()
         }
         driver.drawFrame()
+        // The list has stopped: what evicted pictures freed goes back to the system.
+        if isIdle { session?.pictures?.returnFreedMemory() }
     }
 
     /// What keeps a due automatic refresh waiting.

@@ -57,6 +57,18 @@ public final class ThumbnailLoader: ImageSupplier {
     /// with its lane (true: the network's): what ran while what, whatever the loop is doing.
     public var onWorkerDone: (@Sendable (Request, Bool) -> Void)?
 
+    /// Whether memory freed by evictions goes back to the system (`FreedMemory.giveBack`):
+    /// every `trimStep` bytes evicted while the list moves, and when it stops
+    /// (`returnFreedMemory`). Without it, a list scrolled past a thousand pictures kept the
+    /// heap's high-water mark (docs/deployment.md, "Memory that comes back").
+    public var returnsFreedMemory = true
+    /// Bytes evicted between two returns while pictures keep coming: 2 MiB.
+    public static let trimStep = 2 << 20
+    /// Bytes evicted since memory was last given back.
+    private var evictedSinceTrim = 0
+    /// How often freed memory was given back.
+    public private(set) var memoryReturns = 0
+
     private var kept: [String: Kept] = [:]
     private var failed: [String: PictureError] = [:]
     private var pins: [Request: Int] = [:]
@@ -234,6 +246,17 @@ public final class ThumbnailLoader: ImageSupplier {
             guard bytesUsed > budget else { break }
             kept[name] = nil
             bytesUsed -= entry.bytes
+            evictedSinceTrim += entry.bytes
         }
+        if evictedSinceTrim >= Self.trimStep { returnFreedMemory() }
+    }
+
+    /// Gives the memory evictions freed back to the system, when there is any (the runtime
+    /// asks when nothing moves).
+    public func returnFreedMemory() {
+        guard returnsFreedMemory, evictedSinceTrim > 0 else { return }
+        evictedSinceTrim = 0
+        memoryReturns += 1
+        FreedMemory.giveBack()
     }
 }
