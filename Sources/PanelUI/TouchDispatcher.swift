@@ -215,6 +215,7 @@ public final class TouchDispatcher {
             for view in chain { view.touchesEnded() }
         }
         route = nil
+        held = nil
     }
 
     private func deliver(_ recognized: TapRecognizer.Tap) {
