@@ -54,7 +54,7 @@ public final class TouchDispatcher {
     public var presentationDelay = 1.0 / 60
     /// Seconds before its presentation that a frame samples the pan (`PanRecognizer`'s
     /// `translation(at:)`), when `pan.configuration.resamples`; nil: one period plus half the
-    /// touchscreen's report interval (``PanResampler/sampleLatency(period:interval:)``).
+    /// touchscreen's report interval (`PanResampler.sampleLatency(period:interval:)`).
     public var resampleLatency: Double?
     /// The last `changed` event while resampling: what a frame's resampled event is made from.
     private var held: PanRecognizer.Event?
