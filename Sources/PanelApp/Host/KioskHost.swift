@@ -618,7 +618,7 @@ public final class KioskHost: TimeStepped {
                 runtime.start()
             }
             said += built ? ": a new list on the same stage (the display, blanking and the statistics kept)"
-                : ": the app's views kept; the settings they do not use applied"
+                : ": the app's views kept; the rest applied around them"
         } else {
             guard replaceRuntime(with: fresh) else { return }
         }
