@@ -499,9 +499,10 @@ public final class KioskHost: TimeStepped {
     public var nextWakeUp: Double? {
         // A frame that reaches the glass at its time (a paced headless display) holds the
         // next one back: what moves waits for it, as it waits for a flip on a card.
-        let due = completesFramesOnTick && display.isFrameInFlight ? display.frameDue : nil
-        return [runtime.nextWakeUp.map { max($0, due ?? $0) }, script.first?.timestamp,
-                completesFramesOnTick && display.isFrameInFlight ? max(clock.now, due ?? clock.now) : nil,
+        let inFlight = completesFramesOnTick && display.isFrameInFlight
+        let due = inFlight ? display.frameDue : nil
+        let completion = inFlight ? max(clock.now, due ?? clock.now) : nil
+        return [runtime.nextWakeUp.map { max($0, due ?? $0) }, script.first?.timestamp, completion,
                 control?.nextDeadline, nextMetricsWrite, fleet?.nextDeadline]
             .compactMap { $0 }.min()
     }

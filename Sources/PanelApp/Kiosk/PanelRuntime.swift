@@ -125,9 +125,6 @@ public final class PanelRuntime {
         // The pan is sampled for a frame one period before it reaches the glass.
         scene.dispatcher.presentationDelay = display.frameInterval ?? 1.0 / 60
         scene.dispatcher.pan.configuration.resamples = configuration.resample
-        // Text is shaped in the panel's language (its local forms of Han, Cyrillic and others);
-        // an item's own `lang` overrides it per row.
-        fonts.language = FontLibrary.languageTag(locale: configuration.locale ?? host.language)
         // Boxes on the glass are said in the journal, once per script, with what draws them.
         fonts.onUncovered = { script, scalar, advice, text in
             Log.warning("text: no installed face draws \(script) (\(WritingSystem.codePoint(scalar)) in \"\(text)\"): it shows as boxes; install \(advice)")
