@@ -397,8 +397,9 @@ public final class PanelRuntime {
             session.refreshAutomatically()
         }
         driver.drawFrame()
-        // The list has stopped: what evicted pictures freed goes back to the system.
-        if isIdle { session?.pictures?.returnFreedMemory() }
+        // The list has stopped: what evicted pictures freed goes back to the system (asked
+        // first: whether all is idle costs a walk of the animations every frame).
+        if let pictures = session?.pictures, pictures.holdsFreedMemory, isIdle { pictures.returnFreedMemory() }
     }
 
     /// What keeps a due automatic refresh waiting.

@@ -251,10 +251,13 @@ public final class ThumbnailLoader: ImageSupplier {
         if evictedSinceTrim >= Self.trimStep { returnFreedMemory() }
     }
 
+    /// Whether evictions freed memory that has not gone back yet.
+    public var holdsFreedMemory: Bool { returnsFreedMemory && evictedSinceTrim > 0 }
+
     /// Gives the memory evictions freed back to the system, when there is any (the runtime
     /// asks when nothing moves).
     public func returnFreedMemory() {
-        guard returnsFreedMemory, evictedSinceTrim > 0 else { return }
+        guard holdsFreedMemory else { return }
         evictedSinceTrim = 0
         memoryReturns += 1
         FreedMemory.giveBack()
