@@ -56,14 +56,10 @@ struct ReplayFeelTests {
 
     @Test("no recording's drag shows the content past the finger at its lift by more than a point, resampled")
     func noOvershoot() throws {
-        let drags: [(String, String?, (UInt16, UInt16)?)] = [
-            ("01-pixel-tablet-nvt.mt-b.1fg-swipe.evemu", nil, nil),
-            ("02-atmel-maxtouch.mt-b.1fg-drag-up-down.evemu", nil, nil),
-            ("05-elan-cando.mt-b.1fg-drag-up-down.events", "05-elan-cando.desc", nil),
-            ("07-ntrig.mt-a.1fg-drag-nw-se.events", "07-ntrig.desc", nil),
-            ("10-egalax-usb.single-touch-quirk.events", "10-egalax-usb.desc", (AbsCode.z, AbsCode.rx)),
-        ]
-        for (file, desc, axes) in drags {
+        // Every golden-trace fixture but the taps.
+        let drags = goldenTraceFixtures.filter { $0.name != "03-fast-taps" }
+        #expect(drags.count == 5)
+        for (_, file, desc, axes) in drags {
             let feel = ReplayFeel(try Self.replay(file, desc: desc, axes: axes, resample: true))
             #expect(feel.frames > 0, "\(file): frames in range")
             #expect(feel.overshoot <= 1, "\(file): \(feel.overshoot) px past the finger")

@@ -510,9 +510,10 @@ public final class KioskHost: TimeStepped {
     /// The timer: scripted touches that are due, then animations, blanking and frames.
     public func tick(at time: Double) {
         arrive(at: time)
-        if completesFramesOnTick && display.isFrameInFlight && display.frameDue.map({ clock.now >= $0 }) ?? true {
+        if completesFramesOnTick && display.isFrameInFlight {
+            // The display says whether the frame is done (a paced one waits for its time).
             do { try display.handleEvents() } catch { Log.error("display events: \(error)") }
-            runtime.frameCompleted()
+            if !display.isFrameInFlight { runtime.frameCompleted() }
         }
         var due: [TouchFrame] = []
         while let next = script.first, next.timestamp <= clock.now {
