@@ -1,5 +1,6 @@
 import Foundation
 import PanelApp
+import PanelFeel
 import PanelInput
 
 /// How the list follows the finger on the real recordings (docs/benchmarks.md, "Under the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PanelApp
+import PanelFeel
 import PanelInput
 
 /// Replays at the panel's cadence, and how the list follows the finger in them.

@@ -577,7 +577,9 @@ public struct Configuration: Sendable {
         /// The section a key of this name is in, if any.
         static func section(of name: String) -> String? { all.first { $0.name == name }?.section }
 
-        static func number(_ v: String, _ range: ClosedRange<Double>) throws -> Double {
+        // The value parsers are called from the closures of all 99 keys: out of line, their
+        // error messages are in the program once, not once per key.
+        @inline(never) static func number(_ v: String, _ range: ClosedRange<Double>) throws -> Double {
             // Decimal only (not 0x10, nan or subnormals: NumericOption.decimal).
             guard let n = NumericOption.decimal(v), range.contains(n) else {
                 throw ValueError(message: "\"\(v)\" is not a number from \(NumericOption.describe(range))")
@@ -586,49 +588,49 @@ public struct Configuration: Sendable {
         }
         /// 0 (the key's "off" or default) or a number in `range`, as the keys' docs say: a pull
         /// distance of 1e-300 points is not one anybody means.
-        static func zeroOr(_ v: String, _ range: ClosedRange<Double>) throws -> Double {
+        @inline(never) static func zeroOr(_ v: String, _ range: ClosedRange<Double>) throws -> Double {
             guard let n = NumericOption.decimal(v), n == 0 || range.contains(n) else {
                 throw ValueError(message: "\"\(v)\" is not 0 or a number from \(NumericOption.describe(range))")
             }
             return n
         }
         /// A distance where 0 means "the component's own" (nil).
-        static func distance(_ v: String, _ range: ClosedRange<Double>) throws -> Double? {
+        @inline(never) static func distance(_ v: String, _ range: ClosedRange<Double>) throws -> Double? {
             let n = try zeroOr(v, range)
             return n == 0 ? nil : n
         }
-        static func integer(_ v: String, _ range: ClosedRange<Int>) throws -> Int {
+        @inline(never) static func integer(_ v: String, _ range: ClosedRange<Int>) throws -> Int {
             guard let n = Int(v), range.contains(n) else {
                 throw ValueError(message: "\"\(v)\" is not a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return n
         }
-        static func boolean(_ v: String) throws -> Bool {
+        @inline(never) static func boolean(_ v: String) throws -> Bool {
             switch v.lowercased() {
             case "true", "yes", "on", "1": return true
             case "false", "no", "off", "0": return false
             default: throw ValueError(message: "\"\(v)\" is not true or false")
             }
         }
-        static func choice<T: RawRepresentable & CaseIterable>(_ v: String, _: T.Type) throws -> T where T.RawValue == String {
+        @inline(never) static func choice<T: RawRepresentable & CaseIterable>(_ v: String, _: T.Type) throws -> T where T.RawValue == String {
             guard let c = T(rawValue: v) else { throw ValueError(message: "\"\(v)\" is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))") }
             return c
         }
-        static func color(_ v: String) throws -> Color {
+        @inline(never) static func color(_ v: String) throws -> Color {
             let hex = v.hasPrefix("#") ? String(v.dropFirst()) : v
             guard hex.count == 6 || hex.count == 8, let n = UInt32(hex, radix: 16) else { throw ValueError(message: "\"\(v)\" is not a colour (#rrggbb or #rrggbbaa)") }
             let rgba = hex.count == 6 ? n << 8 | 0xff : n
             return Color(red: UInt8(rgba >> 24), green: UInt8(rgba >> 16 & 0xff), blue: UInt8(rgba >> 8 & 0xff), alpha: UInt8(rgba & 0xff))
         }
-        static func size(_ v: String) throws -> (Int, Int) {
+        @inline(never) static func size(_ v: String) throws -> (Int, Int) {
             do { return try ScreenOptions.parse(v) } catch { throw ValueError(message: "\"\(v)\" is not WIDTHxHEIGHT") }
         }
         /// A topic to publish on or subscribe to: one name, no wildcards.
-        static func topic(_ v: String) throws -> String {
+        @inline(never) static func topic(_ v: String) throws -> String {
             guard !v.isEmpty, !v.contains("#"), !v.contains("+") else { throw ValueError(message: "\"\(v)\" is not a topic name (no wildcards)") }
             return v
         }
-        static func path(_ v: String) throws -> String {
+        @inline(never) static func path(_ v: String) throws -> String {
             guard v.hasPrefix("/") else { throw ValueError(message: "\"\(v)\" is not an absolute path") }
             return v
         }
