@@ -63,9 +63,13 @@ let package = Package(
         // Row pictures: JPEG through libjpeg-turbo's TurboJPEG (scaled decode), WebP through libwebp.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // JSON (item files and pages, the status, the last-updated file) through json-c, behind
+        // JSONValue: FoundationEssentials' JSONDecoder and its Codable machinery were most of
+        // the 4.8 MB and 1.2 MB resident that Foundation cost the program (scripts/foundation-cost).
+        .systemLibrary(name: "CJSON", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .executableTarget(name: "PanelRefreshExample", dependencies: ["PanelRefresh"]),
         // The program: sessions, traces and subcommands.
-        .target(name: "PanelApp", dependencies: ["PanelRefresh", "PanelInput", "PanelRender", "PanelDisplay", "CSystemd", "CCurl", "CMosquitto", "CProcess"]),
+        .target(name: "PanelApp", dependencies: ["PanelRefresh", "PanelInput", "PanelRender", "PanelDisplay", "CSystemd", "CCurl", "CMosquitto", "CProcess", "CJSON"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // HTTP data sources: libcurl bounds size, time, speed, redirects and schemes while it receives.
         // Headers only: libcurl is opened at the first transfer (Sources/CCurl/shim.h), not linked.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A display mode (a row of the connector's mode list).

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// How frames reach the glass on one card, found at bring-up.

@@ -1,5 +1,4 @@
 import CUdev
-import FoundationEssentials
 import Glibc
 import PanelInput
 

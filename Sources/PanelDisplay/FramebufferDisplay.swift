@@ -1,5 +1,4 @@
 import CLinuxFB
-import FoundationEssentials
 import Glibc
 import PanelRender
 import PanelUI

@@ -1,5 +1,5 @@
 import CDRM
-import FoundationEssentials
+import PanelInput
 import Glibc
 
 /// `DRMCalls` through libdrm: the real kernel interface.
@@ -27,7 +27,7 @@ public final class LibDRM: DRMCalls {
 
     /// /dev/dri/card* that exist, sorted.
     public func cards() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
+        let names = DirectoryNames.of("/dev/dri") ?? []
         return names.filter { $0.hasPrefix("card") }.sorted {
             (Int($0.dropFirst(4)) ?? 0) < (Int($1.dropFirst(4)) ?? 0)
         }.map { "/dev/dri/" + $0 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A DRM card in memory: one connector with one mode, dumb buffers in plain RAM, flips that

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Reads a whole file with a size limit enforced while reading: a file that grows between a

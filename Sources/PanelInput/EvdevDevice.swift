@@ -1,6 +1,5 @@
 import CEvdev
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// A live input device through libevdev: opened non-blocking and close-on-exec, timestamps

@@ -1,5 +1,4 @@
 import PanelGestures
-import FoundationEssentials
 import Glibc
 
 /// Reads evemu 1.0–1.3 text, as evemu-record writes it (docs/input.md, "Recordings").

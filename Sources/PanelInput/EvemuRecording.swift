@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// An evemu file format version ("# EVEMU 1.3").

@@ -1,5 +1,4 @@
 import PanelGestures
-import FoundationEssentials
 import Glibc
 
 /// Writes evemu 1.3, as `evemu-record` does, so evemu's own tools read it back.

@@ -1,5 +1,4 @@
 import PanelGestures
-import FoundationEssentials
 import Glibc
 
 /// One kernel input event (`struct input_event`).

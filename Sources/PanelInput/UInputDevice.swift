@@ -1,5 +1,4 @@
 import CEvdev
-import FoundationEssentials
 import Glibc
 
 /// A virtual input device made through /dev/uinput (libevdev's uinput API) from a

@@ -1,6 +1,5 @@
 import CUdev
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// A touchscreen udev knows of.

@@ -30,16 +30,16 @@ open class RefreshBanner: View {
     /// language (without the times that are not known: no items yet, no next attempt).
     public static func text(reason: String, itemsFrom time: String?, retryingAt retry: String? = nil, localizer: RefreshLocalizer) -> String {
         var text = localizer.text(.refreshFailed) + ": " + reason
-        if let time { text += " · " + localizer.text(.itemsFrom).replacing("{time}", with: time) }
-        if let retry { text += " · " + localizer.text(.retryingAt).replacing("{time}", with: retry) }
+        if let time { text += " · " + localizer.text(.itemsFrom).replacing(text: "{time}", with: time) }
+        if let retry { text += " · " + localizer.text(.retryingAt).replacing(text: "{time}", with: retry) }
         return text
     }
 
     /// "offline since `since` · items from `time`" in `localizer`'s language: a list whose
     /// broker has been out of reach longer than the panel lets pass unsaid.
     public static func text(offlineSince since: String, itemsFrom time: String?, localizer: RefreshLocalizer) -> String {
-        var text = localizer.text(.offlineSince).replacing("{time}", with: since)
-        if let time { text += " · " + localizer.text(.itemsFrom).replacing("{time}", with: time) }
+        var text = localizer.text(.offlineSince).replacing(text: "{time}", with: since)
+        if let time { text += " · " + localizer.text(.itemsFrom).replacing(text: "{time}", with: time) }
         return text
     }
 

@@ -50,8 +50,8 @@ public enum RefreshLanguage: String, Sendable, Hashable, CaseIterable {
         let base = normalized.split(whereSeparator: { $0 == "-" || $0 == "." || $0 == "@" }).first.map(String.init) ?? ""
         switch base {
         case "zh":
-            if normalized.contains("hant") || normalized.contains("-tw") || normalized.contains("-hk")
-                || normalized.contains("-mo") {
+            if normalized.contains(text: "hant") || normalized.contains(text: "-tw") || normalized.contains(text: "-hk")
+                || normalized.contains(text: "-mo") {
                 self = .traditionalChinese
             } else {
                 self = .simplifiedChinese

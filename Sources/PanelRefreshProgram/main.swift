@@ -1,6 +1,5 @@
 // panel-refresh: pull-to-refresh on a Linux touch panel. See `panel-refresh --help`.
 import Dispatch
-import FoundationEssentials
 import Glibc
 import PanelApp
 import PanelDisplay
@@ -99,7 +98,7 @@ func main() async -> Int32 {
         switch command {
         case "run":
             let explicit = options.value("--config")
-            let path = explicit ?? (FileManager.default.fileExists(atPath: Configuration.defaultPath) ? Configuration.defaultPath : nil)
+            let path = explicit ?? (Folders.exists(Configuration.defaultPath) ? Configuration.defaultPath : nil)
             var configuration = try path.map { try Configuration.load(path: $0) } ?? Configuration()
             try RunCommand.apply(options, to: &configuration)
             try run(configuration, path: path, tracePath: options.value("--trace"), playPath: options.value("--play"))
@@ -118,7 +117,7 @@ func main() async -> Int32 {
         case "demo":
             let (width, height) = try options.screen() ?? (800, 480)
             let out = options.value("--out")
-                ?? FileManager.default.temporaryDirectory.appendingPathComponent("panel-refresh-demo-\(getpid())").path
+                ?? Folders.temporary + "/panel-refresh-demo-\(getpid())"
             if options.isSet("--window") {
                 // In a window: the script plays, then the window stays for the mouse until closed.
                 let display = try WindowDisplay(width: width, height: height)
@@ -187,7 +186,7 @@ func main() async -> Int32 {
                 : ExpectedFrame.onGlass(try ExpectedFrame.render(width: pw, height: ph, refreshes: refreshes,
                                                                  refreshing: options.isSet("--refreshing"),
                                                                  configuration: configuration), rotation: rotation)
-            try ExpectedFrame.ppm(frame).write(to: URL(fileURLWithPath: out))
+            try OutputFile.write(ExpectedFrame.ppm(frame), to: out)
         case "ctl":
             return try control(options)
         case "devices":
@@ -280,12 +279,12 @@ func control(_ options: ParsedArguments) throws -> Int32 {
         var bytes = payload
         if file.hasSuffix(".ppm") {
             let picture = try PNG.decode(payload, path: "screenshot")
-            bytes = [UInt8](ExpectedFrame.ppm(picture))
+            bytes = ExpectedFrame.ppm(picture)
         }
         if file == "-" {
             writeStandardOutput(bytes)
         } else {
-            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            try OutputFile.write(bytes, to: file)
             var stream = StandardError()
             print("ctl: wrote \(file)", to: &stream)
         }

@@ -1,5 +1,5 @@
 import CPNG
-import FoundationEssentials
+import PanelInput
 import Glibc
 
 /// Writes an animated PNG (APNG) from PNG files of equal size: the first frame's IDAT chunks
@@ -81,10 +81,10 @@ public enum AnimatedPNG {
             }
         }
         write("IEND", [], into: &out)
-        do {
-            try Data(out).write(to: URL(fileURLWithPath: output))
+        do throws(AtomicFile.Failure) {
+            try OutputFile.write(out, to: output)
         } catch {
-            throw RenderError.png(path: output, message: "\(error)")
+            throw RenderError.png(path: output, message: error.description)
         }
     }
 }

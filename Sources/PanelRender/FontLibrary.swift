@@ -2,7 +2,6 @@ import CFontconfig
 import CFreeType
 import CHarfBuzz
 import CPixman
-import FoundationEssentials
 import Glibc
 import PanelUI
 

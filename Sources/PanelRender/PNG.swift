@@ -1,6 +1,5 @@
 import CPNG
 import CPNGRows
-import FoundationEssentials
 import Glibc
 import PanelInput
 

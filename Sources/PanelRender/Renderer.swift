@@ -1,5 +1,4 @@
 import CPixman
-import FoundationEssentials
 import Glibc
 import PanelUI
 

@@ -1,6 +1,5 @@
 import CPixman
 import CStream
-import FoundationEssentials
 import Glibc
 import PanelUI
 

@@ -1,5 +1,4 @@
 import CPixman
-import FoundationEssentials
 import Glibc
 
 /// Pixels in memory: the renderer's own buffer, or one it is lent (a DRM dumb buffer).

@@ -24,8 +24,8 @@ import Testing
     @Test func ppmIsBinaryRGBInRowOrder() throws {
         let surface = try ExpectedFrame.render(width: 64, height: 48, refreshes: 1)
         let data = ExpectedFrame.ppm(surface)
-        let header = Data("P6\n64 48\n255\n".utf8)
-        #expect(data.prefix(header.count) == header)
+        let header = Array("P6\n64 48\n255\n".utf8)
+        #expect(Array(data.prefix(header.count)) == header)
         #expect(data.count == header.count + 64 * 48 * 3)
         let pixel = surface.pixel(x: 5, y: 7)
         let offset = header.count + (7 * 64 + 5) * 3

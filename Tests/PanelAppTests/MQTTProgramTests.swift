@@ -16,7 +16,7 @@ struct MQTTProgramTests {
     /// The kiosk's status as `ctl status` says it: its items and state.
     static func status(_ socket: String) throws -> (items: Int, state: String)? {
         let (code, out, _) = try runProgram(["ctl", "status", "--socket", socket])
-        guard code == 0, case .object(let o)? = try? JSONValue.parse(Data(out)) else { return nil }
+        guard code == 0, case .object(let o)? = try? JSONValue.parse(out) else { return nil }
         guard case .integer(let items)? = o["items"], case .string(let state)? = o["state"] else { return nil }
         return (Int(items), state)
     }
@@ -98,7 +98,7 @@ struct MQTTProgramTests {
     /// `ctl status`'s broker part: its state and problem.
     static func broker(_ socket: String) throws -> (state: String, problem: String?, status: String)? {
         let (code, out, _) = try runProgram(["ctl", "status", "--socket", socket])
-        guard code == 0, case .object(let o)? = try? JSONValue.parse(Data(out)), case .object(let b)? = o["broker"],
+        guard code == 0, case .object(let o)? = try? JSONValue.parse(out), case .object(let b)? = o["broker"],
               case .string(let state)? = b["state"], case .string(let line)? = o["status"] else { return nil }
         if case .string(let problem)? = b["problem"] { return (state, problem, line) }
         return (state, nil, line)

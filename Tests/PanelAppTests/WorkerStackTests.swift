@@ -26,8 +26,8 @@ private func onThread(stackBytes bytes: Int, _ work: @escaping @Sendable () -> V
 }
 
 /// Nested arrays `depth` deep: `[[[...]]]`.
-private func nested(_ depth: Int) -> Data {
-    Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+private func nested(_ depth: Int) -> [UInt8] {
+    Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
 }
 
 @Suite("Worker thread stacks")

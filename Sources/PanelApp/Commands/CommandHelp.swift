@@ -241,7 +241,7 @@ public struct CommandHelp: Sendable {
     /// Text as roff shows it literally: backslashes and hyphens escaped, and a leading dot or
     /// quote (which roff would read as a request) made plain (man(7)); for both man pages.
     static func roffEscape(_ s: String) -> String {
-        var out = s.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+        var out = s.replacing(text: "\\", with: "\\e").replacing(text: "-", with: "\\-")
         if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
         return out
     }

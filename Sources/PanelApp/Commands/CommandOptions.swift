@@ -1,4 +1,3 @@
-import FoundationEssentials
 import PanelGestures
 
 /// One option of a command, declared once: the parser, `--help`, the man page and

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import PanelDisplay
 import PanelInput
@@ -112,7 +111,7 @@ public enum ReplayCommand {
                            onTrace: ((TraceEvent) -> Void)? = nil) throws -> Result {
         try checkRefreshSeconds(options)
         if let dir = options.framesDirectory {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try Folders.create(dir)
         }
         // The whole configuration, data source included, as `run` takes it; without one, the
         // sample data, already shown, answering in `--refresh-seconds`.
@@ -205,7 +204,7 @@ public enum DemoCommand {
     /// swipes up load the pages until there are no more.
     public static func run(width: Int = 800, height: Int = 480, directory: String) throws -> Result {
         let framesDirectory = directory + "/frames"
-        try FileManager.default.createDirectory(atPath: framesDirectory, withIntermediateDirectories: true)
+        try Folders.create(framesDirectory)
         let fonts = try FontLibrary()
         let display = HeadlessDisplay(width: width, height: height)
         display.frameDirectory = framesDirectory
@@ -298,7 +297,10 @@ public enum DemoCommand {
         }
         time.advance(by: 0.5)
         if let failure { throw failure }
-        let files = try FileManager.default.contentsOfDirectory(atPath: framesDirectory).filter { $0.hasSuffix(".png") }.sorted()
+        guard let names = DirectoryNames.of(framesDirectory) else {
+            throw Folders.Failure(path: framesDirectory, errno: errno)
+        }
+        let files = names.filter { $0.hasSuffix(".png") }.sorted()
         let animation = directory + "/demo.png"
         try AnimatedPNG.write(frames: files.map { framesDirectory + "/" + $0 }, delay: 1.0 / 30, to: animation)
         return withExtendedLifetime(state) {

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import PanelRefresh
 import PanelRender
 

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import PanelDisplay
 import PanelRefresh
@@ -59,8 +58,8 @@ public enum ExpectedFrame {
     }
 
     /// P6 PPM, as QEMU's screendump writes.
-    public static func ppm(_ surface: Surface) -> Data {
-        var data = Data("P6\n\(surface.width) \(surface.height)\n255\n".utf8)
+    public static func ppm(_ surface: Surface) -> [UInt8] {
+        var data = Array("P6\n\(surface.width) \(surface.height)\n255\n".utf8)
         data.reserveCapacity(data.count + surface.width * surface.height * 3)
         for y in 0..<surface.height {
             for x in 0..<surface.width {

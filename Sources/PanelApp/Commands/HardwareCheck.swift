@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import PanelDisplay
 import PanelInput
@@ -70,7 +69,7 @@ public enum HardwareCheck {
             if hold > 0 { usleep(UInt32(hold * 1_000_000)) }
             return "\(display.card) \(display.width)x\(display.height)@\(display.mode.refresh) connector \(display.connector) crtc \(display.crtc), two frames flipped"
         }
-        guard let fixtures, let names = try? FileManager.default.contentsOfDirectory(atPath: fixtures) else { return (passed, failed) }
+        guard let fixtures, let names = DirectoryNames.of(fixtures) else { return (passed, failed) }
         for name in names.sorted() where name.hasSuffix(".evemu") || name.hasSuffix(".events") {
             check("uinput \(name)") {
                 let description = name.hasSuffix(".events")

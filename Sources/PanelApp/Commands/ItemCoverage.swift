@@ -1,4 +1,3 @@
-import FoundationEssentials
 import PanelInput
 import PanelRender
 
@@ -55,6 +54,6 @@ public enum ItemCoverage {
     @MainActor
     public static func check(path: String, fields: ItemParser.Fields = ItemParser.Fields(), fonts: FontLibrary) throws -> [Finding] {
         let bytes = try BoundedFile.read(path, limit: ItemParser.maxBytes + 1)
-        return findings(try ItemParser.parse(Data(bytes), source: path, fields: fields), fonts: fonts)
+        return findings(try ItemParser.parse(bytes, source: path, fields: fields), fonts: fonts)
     }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import PanelDisplay
 import PanelRefresh
@@ -30,7 +29,7 @@ public enum LiveDemo {
     public static func host(display: any Display, fonts: FontLibrary, notifier: any ServiceNotifier,
                             clock: ManualClock) throws -> KioskHost {
         var configuration = Configuration()
-        configuration.stateDirectory = FileManager.default.temporaryDirectory.path
+        configuration.stateDirectory = Folders.temporary
         configuration.pageSize = 20
         let host = try KioskHost(configuration: configuration, display: display, clock: clock) { c in
             try PanelRuntime(configuration: c, display: display, fonts: fonts, notifier: notifier,

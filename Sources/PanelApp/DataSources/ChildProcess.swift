@@ -1,6 +1,5 @@
 import CProcess
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// One run of an outside program, supervised as a group: it leads a process group of its own,

@@ -1,5 +1,4 @@
 import CProcess
-import FoundationEssentials
 import Glibc
 import PanelInput
 import Synchronization
@@ -39,7 +38,7 @@ public enum ChildSupervisor {
     /// The kiosk calls it at start; tests that start commands in-process do not, as their
     /// runner's other children are not ours to end.
     public static func becomeSubreaper() throws {
-        guard panel_become_child_subreaper() == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL) }
+        guard panel_become_child_subreaper() == 0 else { throw SystemCallError(call: "prctl(PR_SET_CHILD_SUBREAPER)", errno: errno) }
         state.withLock { $0.subreaper = true }
     }
 

@@ -110,7 +110,7 @@ final class HTTPAnswerCache: Sendable {
         guard let names = DirectoryNames.of(directory) else { return }
         var found: [(name: String, time: Int)] = []
         for name in names {
-            guard name.contains(Self.suffix) else { continue }
+            guard name.contains(text: Self.suffix) else { continue }
             var info = stat()
             guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             if name.hasSuffix(Self.suffix) {

@@ -1,5 +1,4 @@
 import CCurl
-import FoundationEssentials
 import Glibc
 
 /// A user and password for an HTTP data source, given to libcurl as options (never in the URL).
@@ -195,7 +194,7 @@ enum HTTPFetch {
             throw DataSourceError.tooLarge(source: url, limit: limits.maxBytes)
         case CURLE_OPERATION_TIMEDOUT:
             // libcurl reports both bounds with one code; its text tells which one ended it.
-            if detail.contains("too slow") {
+            if detail.contains(text: "too slow") {
                 throw DataSourceError.stalled(source: url, bytesPerSecond: limits.stallBytesPerSecond, seconds: limits.stallSeconds)
             }
             throw DataSourceError.timeout(source: url, seconds: limits.timeout)

@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import PanelRefresh
 import Glibc
 import PanelInput
@@ -116,20 +115,21 @@ public enum ItemParser {
     /// The items of a data source's answer. An answer with nothing in it (no bytes, or only
     /// white space: HTTP 204, an empty 200, a command that printed nothing) is malformed, not
     /// an empty list: it used to replace the list on screen with nothing. `[]` is an empty list.
-    public static func parse(_ data: Data, source: String, fields: Fields = Fields()) throws -> [Item] {
+    public static func parse<Bytes: Collection<UInt8>>(_ data: Bytes, source: String, fields: Fields = Fields()) throws -> [Item] {
         guard data.count <= maxBytes else { throw DataSourceError.tooLarge(source: source, limit: maxBytes) }
         guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) else {
             throw DataSourceError.malformed(source: source, reason: "the answer is empty (an empty list is [])")
         }
         let objects: [JSONValue]
-        if case .array(let array)? = try? JSONValue.parse(data) {
+        let bytes = Array(data)
+        if case .array(let array)? = try? JSONValue.parse(bytes) {
             objects = array
         } else {
             var lines: [JSONValue] = []
-            for (number, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {
+            for (number, line) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {
                 let trimmed = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }
                 if trimmed.isEmpty { continue }
-                guard let object = try? JSONValue.parse(Data(trimmed)) else {
+                guard let object = try? JSONValue.parse(Array(trimmed)) else {
                     throw DataSourceError.malformed(source: source, reason: "line \(number + 1) is not JSON")
                 }
                 lines.append(object)
@@ -269,7 +269,7 @@ public final class CommandItemSource: ItemSource {
             Result {
                 let output = try Self.run(executable, arguments, page: page, pageSize: pageSize, timeout: timeout)
                 return try memo.answer(page: page, fingerprint: .init(hash: FNV1a.hash(output), stamp: nil, pageSize: pageSize)) {
-                    try ItemParser.parse(Data(output), source: executable, fields: fields)
+                    try ItemParser.parse(output, source: executable, fields: fields)
                 }
             }
         }, then: completion)
@@ -277,7 +277,7 @@ public final class CommandItemSource: ItemSource {
 
     /// The program's output for `page`, checked: a failure, a timeout and a flood are errors.
     nonisolated static func run(_ executable: String, _ arguments: [String], page: Int, pageSize: Int, timeout: Double) throws -> [UInt8] {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessEnvironment.variables()
         environment["PANEL_REFRESH_PAGE"] = String(page)
         environment["PANEL_REFRESH_PAGE_SIZE"] = String(pageSize)
         let outcome: ChildProcess.Outcome
@@ -332,7 +332,7 @@ public final class FileItemSource: ItemSource {
                 }
                 let fingerprint = AnswerMemo.Fingerprint(hash: FNV1a.hash(read.bytes), stamp: read.stamp, pageSize: pageSize)
                 return try memo.answer(page: page, fingerprint: fingerprint) {
-                    ItemParser.page(try ItemParser.parse(Data(read.bytes), source: path, fields: fields), page: page, size: pageSize)
+                    ItemParser.page(try ItemParser.parse(read.bytes, source: path, fields: fields), page: page, size: pageSize)
                 }
             }
         }, then: completion)
@@ -388,9 +388,10 @@ public final class HTTPItemSource: ItemSource {
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void) {
         let timeout = timeout, fields = fields, passwordFile = passwordFile, headerFile = headerFile, answers = answers
         let (template, userinfo) = Self.splitUserinfo(url)
-        let paged = template.contains("{page}")
-        let text = template.replacing("{page}", with: String(page)).replacing("{size}", with: String(pageSize))
-        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+        let paged = template.contains(text: "{page}")
+        let text = template.replacing(text: "{page}", with: String(page)).replacing(text: "{size}", with: String(pageSize))
+        // libcurl reads the rest of the URL (CURLOPT_URL) and says what is wrong with it.
+        guard text.hasPrefix("http://") || text.hasPrefix("https://") else {
             completion(.failure(DataSourceError.unreachable(source: text, reason: "not an http(s) URL")))
             return
         }
@@ -422,7 +423,7 @@ public final class HTTPItemSource: ItemSource {
             if let items = kept?.items {
                 return ItemPage(items: items, isUnchanged: true, freshFor: answer.maxAge, notModified: true, bytesFetched: bytes)
             }
-            if let kept, let body = kept.body, let items = try? ItemParser.parse(Data(body), source: url, fields: fields) {
+            if let kept, let body = kept.body, let items = try? ItemParser.parse(body, source: url, fields: fields) {
                 // The kept body of an earlier run: shown again, its items kept in memory now.
                 var entry = kept
                 entry.items = items
@@ -440,7 +441,7 @@ public final class HTTPItemSource: ItemSource {
             // The same bytes from a server that sends no validators: unchanged as well.
             return ItemPage(items: items, isUnchanged: true, freshFor: answer.maxAge, bytesFetched: bytes)
         }
-        let items = try ItemParser.parse(Data(answer.body), source: url, fields: fields)
+        let items = try ItemParser.parse(answer.body, source: url, fields: fields)
         if answer.noStore {
             answers.forget(url)
         } else {
@@ -474,7 +475,7 @@ public final class HTTPItemSource: ItemSource {
 
     /// The URL without `user[:password]@`, and that user and password (percent-decoded).
     nonisolated static func splitUserinfo(_ url: String) -> (url: String, credentials: HTTPCredentials?) {
-        guard let schemeEnd = url.firstRange(of: "://"),
+        guard let schemeEnd = url.firstRange(ofText: "://"),
               let userinfo = URLUserinfo.split(afterScheme: url[schemeEnd.upperBound...]) else { return (url, nil) }
         let stripped = String(url[..<schemeEnd.upperBound]) + userinfo.rest
         // %XX escapes, as libcurl decodes them in a URL's userinfo; a broken escape stays as it is.

@@ -13,11 +13,11 @@ public enum Redaction {
     /// `text` with every URL's password (`scheme://user:password@host`) and the values of
     /// query parameters named like secrets replaced by `mask`. Linear in the text.
     public static func redact(_ text: String) -> String {
-        guard text.contains("://") || text.contains("=") else { return text }
+        guard text.contains(text: "://") || text.contains(text: "=") else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         var rest = Substring(text)
-        while let range = rest.firstRange(of: "://") {
+        while let range = rest.firstRange(ofText: "://") {
             out += rest[..<range.upperBound]
             rest = rest[range.upperBound...]
             // The URL runs to the next blank, quote or end.
@@ -45,7 +45,7 @@ public enum Redaction {
         result += pairs.map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let name = pair[..<equals].lowercased()
-            guard secretNames.contains(where: { name.contains($0) }) else { return String(pair) }
+            guard secretNames.contains(where: { name.contains(text: $0) }) else { return String(pair) }
             return pair[...equals] + mask
         }.joined(separator: "&")
         return result + rest[fragmentStart...]

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The panel's one connection to its fleet's MQTT broker, as the configuration sets it
@@ -107,7 +106,7 @@ public final class FleetLink {
             let password = try c.mqttPasswordFile.map { try HTTPItemSource.readPassword($0, key: "data.mqtt-password-file") } ?? ""
             connection.credentials = (user, password)
         }
-        func topic(_ given: String?, _ fallback: String) -> String { (given ?? fallback).replacing("CLIENT-ID", with: id) }
+        func topic(_ given: String?, _ fallback: String) -> String { (given ?? fallback).replacing(text: "CLIENT-ID", with: id) }
         let statusTopic = topic(c.mqttStatusTopic, "panel-refresh/CLIENT-ID/status")
         connection.will = (statusTopic, Array(Self.offline.utf8))
         var settings = Settings(connection: connection, listTopic: c.source == .mqtt ? c.mqttTopic : nil, statusTopic: statusTopic,

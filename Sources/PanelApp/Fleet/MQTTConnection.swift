@@ -1,5 +1,4 @@
 import CMosquitto
-import FoundationEssentials
 import Glibc
 
 /// Why a broker connection could not be made or used.

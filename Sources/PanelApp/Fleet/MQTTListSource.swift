@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// The list as an MQTT broker pushes it: each message on `data.mqtt-topic` is a JSON document
 /// of items, as `data.file` holds. The ``FleetLink`` hands it every message; a load answers
@@ -49,7 +48,7 @@ public final class MQTTListSource: ItemSource {
         Background.run(inline: runsInline, {
             Result {
                 guard bytes.count <= ItemParser.maxBytes else { throw DataSourceError.tooLarge(source: source, limit: ItemParser.maxBytes) }
-                return ItemPage(items: ItemParser.page(try ItemParser.parse(Data(bytes), source: source, fields: fields), page: page, size: pageSize))
+                return ItemPage(items: ItemParser.page(try ItemParser.parse(bytes, source: source, fields: fields), page: page, size: pageSize))
             }
         }, then: completion)
     }

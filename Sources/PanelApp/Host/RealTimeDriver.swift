@@ -1,5 +1,5 @@
-import Dispatch
 import FoundationEssentials
+import Dispatch
 import Glibc
 import PanelDisplay
 import PanelInput
@@ -62,7 +62,9 @@ public final class RealTimeDriver {
     /// A kiosk clock at CLOCK_MONOTONIC's time, its calendar time the machine's.
     public static func makeClock() -> ManualClock {
         let t = now()
-        return ManualClock(now: t, epoch: Date(timeIntervalSinceNow: -t))
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        return ManualClock(now: t, epoch: Date(timeIntervalSince1970: Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9 - t))
     }
 
     private func onMain(_ body: @escaping @MainActor () -> Void) -> @Sendable () -> Void {

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import PanelRefresh
 import PanelRender
@@ -135,7 +134,7 @@ public enum Appearance {
         guard let folder = c.gifFrames else {
             throw ConfigurationError(file: "", line: 0, message: "appearance.gif-frames is not set")
         }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+        guard let names = DirectoryNames.of(folder) else {
             throw ConfigurationError(file: "", line: 0, message: "appearance.gif-frames: cannot read \(folder)")
         }
         func fail(_ message: String) -> ConfigurationError { ConfigurationError(file: "", line: 0, message: "appearance.gif-frames: \(message)") }

@@ -54,12 +54,9 @@ public final class FileLastUpdatedStore: LastUpdatedStore {
         var dates = load()
         dates[key] = date
         cache = dates
-        let seconds = dates.mapValues { $0.timeIntervalSince1970 }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let data = (try? encoder.encode(seconds)) ?? Data("{}".utf8)
+        let seconds = JSONValue.object(dates.mapValues { .number($0.timeIntervalSince1970) })
         do {
-            try write(Array(data))
+            try write(seconds.encoded)
             lastError = nil
         } catch {
             lastError = error
@@ -80,7 +77,7 @@ public final class FileLastUpdatedStore: LastUpdatedStore {
         if let cache { return cache }
         var dates: [String: Date] = [:]
         if let bytes = try? BoundedFile.read(path, limit: Self.maxBytes),
-           case .object(let table)? = try? JSONValue.parse(Data(bytes)) {
+           case .object(let table)? = try? JSONValue.parse(bytes) {
             for (key, value) in table {
                 if let seconds = value.double, seconds.isFinite { dates[key] = Date(timeIntervalSince1970: seconds) }
             }

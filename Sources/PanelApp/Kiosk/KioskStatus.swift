@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// What the kiosk tells the outside, computed in one place (`KioskHost.status()`) and rendered
 /// in each form an operator reads: systemd's `STATUS=` line, `panel-refresh ctl status`'s JSON
@@ -141,8 +142,17 @@ public struct KioskStatus: Sendable {
         return String(decoding: JSONValue.object(object).encoded, as: UTF8.self)
     }
 
-    /// `date` as RFC 3339 in UTC, to the second ("2026-12-03T09:30:22Z"; Foundation's ISO 8601 style).
-    static func rfc3339(_ date: Date) -> String { date.ISO8601Format() }
+    /// `date` as RFC 3339 in UTC, to the second ("2026-12-03T09:30:22Z"), by the C library's
+    /// `gmtime_r` and `strftime` (a time before 1970 or past the year 9999 as the C library
+    /// writes it).
+    static func rfc3339(_ date: Date) -> String {
+        guard var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) else { return "" }
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return "" }
+        var text = [CChar](repeating: 0, count: 64)
+        let count = strftime(&text, text.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        return String(decoding: text.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }
 
 /// Touch-to-glass times counted into fixed buckets since the runtime started: the metrics'

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import PanelGestures
 
 /// The kiosk's metrics as text a Prometheus server scrapes or node_exporter's textfile

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import PanelDisplay
 import PanelRefresh
 import PanelRender

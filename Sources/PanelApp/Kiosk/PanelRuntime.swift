@@ -1,5 +1,5 @@
-import Dispatch
 import FoundationEssentials
+import Dispatch
 import Glibc
 import PanelDisplay
 import PanelInput

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import PanelRefresh
 
@@ -61,7 +60,7 @@ public final class TapCommand {
     }
 
     nonisolated static func execute(_ executable: String, _ arguments: [String], id: String, json: [UInt8], timeout: Double) -> String {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessEnvironment.variables()
         environment["PANEL_REFRESH_ITEM"] = id
         do throws(ChildProcess.Failure) {
             let outcome = try ChildProcess.run(executable, arguments, environment: environment, input: json,

@@ -51,7 +51,7 @@ public final class DiskPictureCache: Sendable {
         for name in DirectoryNames.of(directory) ?? [] {
             var info = stat()
             guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            if name.contains(Self.suffix + ".") {
+            if name.contains(text: Self.suffix + ".") {
                 unlink(directory + "/" + name)
             } else if name.hasSuffix(Self.suffix) {
                 found.append((name, Int(info.st_size), info.st_mtim.tv_sec))

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import PanelRefresh
 import Glibc
 import PanelInput
@@ -17,10 +16,10 @@ public final class Backlight {
     public static func find(_ name: String, root: String = "/sys/class/backlight") -> Backlight? {
         if name == "none" { return nil }
         if name == "auto" {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: root))?.sorted() ?? []
+            let entries = DirectoryNames.of(root)?.sorted() ?? []
             return entries.first.map { Backlight(path: root + "/" + $0) }
         }
-        return FileManager.default.fileExists(atPath: root + "/" + name) ? Backlight(path: root + "/" + name) : nil
+        return Folders.exists(root + "/" + name) ? Backlight(path: root + "/" + name) : nil
     }
 
     /// The backlight a configuration blanks with: nil when it never blanks

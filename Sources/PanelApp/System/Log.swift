@@ -1,5 +1,4 @@
 import CSystemd
-import FoundationEssentials
 import Glibc
 
 /// Logs on stderr. When stderr is the journal (systemd sets `JOURNAL_STREAM` to its device and

@@ -1,5 +1,4 @@
 import CSystemd
-import FoundationEssentials
 import Glibc
 
 /// Tells the service manager how the program is doing (sd_notify): READY=1, WATCHDOG=1,

@@ -1,5 +1,4 @@
 import CProcess
-import FoundationEssentials
 import Glibc
 
 /// The kiosk's signals as bytes in a pipe, from the first line of `main` on.
@@ -33,14 +32,14 @@ public enum SignalPipe {
         guard readEnd < 0 else { return }
         for number in ignored { signal(number, SIG_IGN) }
         var fds: [Int32] = [-1, -1]
-        guard panel_pipe_cloexec(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard panel_pipe_cloexec(&fds) == 0 else { throw SystemCallError(call: "pipe2", errno: errno) }
         // A full pipe drops the byte instead of blocking the handler.
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         readEnd = fds[0]
         writeEnd = fds[1]
         // The handler is C (CProcess's shim says why): it writes the number into the pipe.
         for number in handled where panel_signal_to_pipe(number, writeEnd) != 0 {
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL)
+            throw SystemCallError(call: "sigaction", errno: errno)
         }
     }
 

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Standard input, output and error as the program expects them, before it opens anything.

@@ -9,18 +9,24 @@ import Glibc
 /// unlinked, which removes a link itself, and the file is created anew with
 /// `O_CREAT | O_EXCL | O_NOFOLLOW`, which fails rather than follow a link that appears in
 /// between. rename(2) then replaces the name `path`, never what a link there points to.
-enum AtomicFile {
+public enum AtomicFile {
     /// The step that failed and its errno.
-    struct Failure: Error, Equatable {
+    public struct Failure: Error, Equatable, CustomStringConvertible {
         /// "unlink", "open", "write", "fsync", "close" or "rename".
-        var step: String
+        public var step: String
         /// errno after it.
-        var errno: Int32
+        public var errno: Int32
+
+        /// The failure of `step` with `errno`.
+        public init(step: String, errno: Int32) { (self.step, self.errno) = (step, errno) }
+
+        /// The step and the system's words for its errno ("open: Permission denied").
+        public var description: String { "\(step): \(String(cString: strerror(errno)))" }
     }
 
     /// Writes `bytes` to `path` through `temporary` (default: `path` + ".new"). `durable`:
     /// fsync before the rename (state that must survive a power cut; a cache need not).
-    static func write(_ bytes: [UInt8], to path: String, temporary: String? = nil, durable: Bool = true) throws(Failure) {
+    public static func write(_ bytes: [UInt8], to path: String, temporary: String? = nil, durable: Bool = true) throws(Failure) {
         let temporary = temporary ?? path + ".new"
         func fail(_ step: String) -> Failure { Failure(step: step, errno: errno) }
         // ENOENT: nothing there; ENOTDIR: the directory is a file, which open reports.
