@@ -71,8 +71,11 @@ enum PictureMemory {
         // The scroll has ended: what the kiosk holds from now on.
         time.advance(by: 5)
         let end = DecodeMemory.status("VmRSS"), peak = DecodeMemory.status("VmHWM")
+        // Of the end: anonymous memory (the heap, the thumbnails, the stacks) and file pages
+        // (the code of the libraries used, among them the decoders' when rows have pictures).
+        let anonymous = DecodeMemory.status("RssAnon"), files = DecodeMemory.status("RssFile")
         let kept = session.pictures.map { "\($0.bytesUsed / 1024)" } ?? "0"
         print("case=pictures-memory rows=\(rows) pictures=\(pictures ? "on" : "off") cache_mb=\(cache) trim=\(trims ? "on" : "off")"
-              + " flings=\(flings) rss_before_kb=\(before) peak_kb=\(peak) end_kb=\(end) kept_kb=\(kept)")
+              + " flings=\(flings) rss_before_kb=\(before) peak_kb=\(peak) end_kb=\(end) end_anon_kb=\(anonymous) end_file_kb=\(files) kept_kb=\(kept)")
     }
 }
