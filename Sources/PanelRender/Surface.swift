@@ -26,7 +26,8 @@ public final class Surface {
         case borrowed
     }
 
-    /// A surface with its own zeroed memory.
+    /// A surface with its own zeroed memory: from `ownMappingBytes` up in an anonymous mapping
+    /// of its own, below that from malloc.
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) {
         precondition(width > 0 && height > 0, "a surface has pixels")
         (self.width, self.height, self.format) = (width, height, format)
@@ -43,6 +44,9 @@ public final class Surface {
             pixels = mapped
             _ = madvise(pixels, length, MADV_HUGEPAGE)
             storage = .mapped(bytes: length)
+        } else if bytes >= Self.ownMappingBytes, let (mapped, length) = Self.map(bytes) {
+            pixels = mapped
+            storage = .mapped(bytes: length)
         } else {
             pixels = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
             pixels.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
@@ -50,6 +54,16 @@ public final class Surface {
         }
         image = pixman_image_create_bits(format.pixman, Int32(width), Int32(height),
                                          pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
+    }
+
+    /// A private anonymous mapping of `bytes` rounded up to whole pages (zeroed, as every
+    /// anonymous mapping starts); nil where the kernel refuses.
+    private static func map(_ bytes: Int) -> (UnsafeMutableRawPointer, Int)? {
+        let page = max(4096, sysconf(Int32(_SC_PAGESIZE)))
+        let length = (bytes + page - 1) / page * page
+        guard let raw = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              raw != MAP_FAILED else { return nil }
+        return (raw, length)
     }
 
     /// A private anonymous mapping of `bytes` (rounded up to whole pages) that starts on a
@@ -77,6 +91,17 @@ public final class Surface {
         image = pixman_image_create_bits(format.pixman, Int32(width), Int32(height),
                                          pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
     }
+
+    /// Whether the pixels are in an anonymous mapping of the surface's own.
+    var isOwnMapping: Bool { if case .mapped = storage { true } else { false } }
+
+    /// Bytes from which a surface has a mapping of its own, which goes back to the system with
+    /// the surface: 8 KiB, two pages. Pictures are decoded, scaled and kept in caches that
+    /// evict them; from malloc, their freed blocks stayed resident as holes between live ones,
+    /// which `malloc_trim` could not hand back (3.5 MiB over the goal at a 2 MiB picture cache;
+    /// within it since: docs/deployment.md, "Memory that comes back"). Below two pages a
+    /// mapping's rounding would cost more than the hole.
+    static let ownMappingBytes = 8192
 
     /// Bytes of a huge page on x86-64 and arm64 with 4 KiB base pages.
     static let hugePage = 2 << 20
