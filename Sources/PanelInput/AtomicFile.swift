@@ -24,6 +24,18 @@ public enum AtomicFile {
         public var description: String { "\(step): \(String(cString: strerror(errno)))" }
     }
 
+    /// Writes all of `bytes` to `fd`, a signal's EINTR retried; false (errno set) when a write
+    /// fails or writes nothing.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = SystemCall.uninterrupted { bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
+            guard n > 0 else { return false }
+            offset += n
+        }
+        return true
+    }
+
     /// Writes `bytes` to `path` through `temporary` (default: `path` + ".new"). `durable`:
     /// fsync before the rename (state that must survive a power cut; a cache need not).
     public static func write(_ bytes: [UInt8], to path: String, temporary: String? = nil, durable: Bool = true) throws(Failure) {
@@ -33,16 +45,11 @@ public enum AtomicFile {
         guard unlink(temporary) == 0 || errno == ENOENT || errno == ENOTDIR else { throw fail("unlink") }
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw fail("open") }
-        var offset = 0
-        while offset < bytes.count {
-            let n = SystemCall.uninterrupted { bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
-            guard n > 0 else {
-                let error = fail("write")
-                close(fd)
-                unlink(temporary)
-                throw error
-            }
-            offset += n
+        guard writeAll(bytes, to: fd) else {
+            let error = fail("write")
+            close(fd)
+            unlink(temporary)
+            throw error
         }
         if durable, fsync(fd) != 0 {
             let error = fail("fsync")

@@ -9,15 +9,10 @@ public enum OutputFile {
     public static func write(_ bytes: [UInt8], to path: String) throws(AtomicFile.Failure) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw AtomicFile.Failure(step: "open", errno: errno) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = SystemCall.uninterrupted { bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
-            guard n > 0 else {
-                let failure = AtomicFile.Failure(step: "write", errno: errno)
-                close(fd)
-                throw failure
-            }
-            offset += n
+        guard AtomicFile.writeAll(bytes, to: fd) else {
+            let failure = AtomicFile.Failure(step: "write", errno: errno)
+            close(fd)
+            throw failure
         }
         guard close(fd) == 0 else { throw AtomicFile.Failure(step: "close", errno: errno) }
     }

@@ -11,8 +11,9 @@ enum ProcessEnvironment {
         var entry = environ
         while let pointer = entry.pointee {
             let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "="), table[String(text[..<equals])] == nil {
-                table[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            if let equals = text.firstIndex(of: "=") {
+                let name = String(text[..<equals])
+                if table[name] == nil { table[name] = String(text[text.index(after: equals)...]) }
             }
             entry += 1
         }
