@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
-// The module graph follows the data flow of shared/design.md, one way:
-// input -> gestures -> physics -> UI -> refresh components. Gestures, physics, UI and
-// refresh are pure Swift: no C modules, no I/O, no clock of their own. Input is where the
-// kernel comes in.
+// The module graph follows the data flow one way: input -> gestures -> physics -> UI ->
+// refresh -> render -> display -> host (what apps import) -> kiosk (the program's own).
+// Gestures, physics, UI and refresh are pure Swift: no C modules, no I/O, no clock of their
+// own. Input is where the kernel comes in.
 import PackageDescription
 
 /// This folder, absolute: the linker runs elsewhere (and in the arm64 build chroot, where the
@@ -11,10 +11,12 @@ let packageRoot = String(#filePath.dropLast("/Package.swift".count))
 
 let package = Package(
     name: "PanelRefresh",
-    // Every public module is a library of its own; PanelApp is the kiosk host for apps (an app's
-    // views on the panel with touch, hotplug, blanking and sd_notify in real time, and the same
-    // in its tests in virtual time; Examples/ uses it).
-    products: ["PanelRefresh", "PanelUI", "PanelGestures", "PanelPhysics", "PanelInput", "PanelRender", "PanelDisplay", "PanelApp"]
+    // Every public module is a library of its own. PanelHost is what apps are promised (an
+    // app's views on the panel with touch, hotplug, the seat, signals, blanking and sd_notify
+    // in real time, and the same in its tests in virtual time; Examples/ uses it); it links
+    // nothing of HTTP, MQTT or JSON. PanelApp is its old name, an umbrella kept for one
+    // release. PanelKiosk, the program's own library, is no product: apps are not promised it.
+    products: ["PanelRefresh", "PanelUI", "PanelGestures", "PanelPhysics", "PanelInput", "PanelRender", "PanelDisplay", "PanelHost", "PanelApp"]
         .map { Product.library(name: $0, targets: [$0]) } + [
         .executable(name: "panel-refresh", targets: ["PanelRefreshProgram"]),
         .executable(name: "panel-refresh-example", targets: ["PanelRefreshExample"]),
@@ -68,8 +70,14 @@ let package = Package(
         // the 4.8 MB and 1.2 MB resident that Foundation cost the program (scripts/foundation-cost).
         .systemLibrary(name: "CJSON", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .executableTarget(name: "PanelRefreshExample", dependencies: ["PanelRefresh"]),
-        // The program: sessions, traces and subcommands.
-        .target(name: "PanelApp", dependencies: ["PanelRefresh", "PanelInput", "PanelRender", "PanelDisplay", "CSystemd", "CCurl", "CMosquitto", "CProcess", "CJSON"]),
+        // The host apps own: the stage, the real- and virtual-time drivers, the seat, signals,
+        // the host's keys. libsystemd, and nothing of HTTP, MQTT or JSON (a test holds it).
+        .target(name: "PanelHost", dependencies: ["PanelRefresh", "PanelInput", "PanelRender", "PanelDisplay", "CSystemd", "CProcess"]),
+        // PanelHost under its name before the split, for one release.
+        .target(name: "PanelApp", dependencies: ["PanelHost"]),
+        // The program's own: the configured list, data sources, pictures, the control socket,
+        // the broker, metrics, tap commands, its keys and subcommands.
+        .target(name: "PanelKiosk", dependencies: ["PanelHost", "CCurl", "CMosquitto", "CProcess", "CJSON"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // HTTP data sources: libcurl bounds size, time, speed, redirects and schemes while it receives.
         // Headers only: libcurl is opened at the first transfer (Sources/CCurl/shim.h), not linked.
@@ -90,7 +98,7 @@ let package = Package(
         // swift-backtrace to name frames with it), so it is turned off again.
         // docs/deployment.md, "What it costs on a panel", has the figures.
         .executableTarget(
-            name: "PanelRefreshProgram", dependencies: ["PanelApp"], exclude: ["startup-order.txt"],
+            name: "PanelRefreshProgram", dependencies: ["PanelKiosk"], exclude: ["startup-order.txt"],
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                               "-Xlinker", "--symbol-ordering-file=\(packageRoot)/Sources/PanelRefreshProgram/startup-order.txt",
@@ -100,19 +108,21 @@ let package = Package(
         // Fuzzing (scripts/fuzz, docs/reliability.md): the targets and libFuzzer's entry points
         // as a library the tests also run over the seed corpora; the program's C main is weak,
         // so libFuzzer's takes over in the fuzzing build and a plain build replays files.
-        .target(name: "PanelFuzz", dependencies: ["PanelApp", "PanelInput", "PanelGestures", "PanelRender", "CTurboJPEG", "CWebP"]),
+        .target(name: "PanelFuzz", dependencies: ["PanelKiosk", "CTurboJPEG", "CWebP"]),
         .executableTarget(name: "PanelRefreshFuzz", dependencies: ["PanelFuzz"]),
         // The feel figures of a replay (lag and judder under the finger): the bench and the
         // tests take them, the program does not (every byte of it counts on a panel).
-        .target(name: "PanelFeel", dependencies: ["PanelApp"]),
-        .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelApp", "PanelInput", "PanelGestures", "PanelDisplay", "PanelRefresh", "PanelFuzz", "PanelFeel"]),
+        .target(name: "PanelFeel", dependencies: ["PanelKiosk"]),
+        .executableTarget(name: "PanelRefreshBench", dependencies: ["PanelKiosk", "PanelFuzz", "PanelFeel"]),
         .testTarget(name: "PanelGesturesTests", dependencies: ["PanelGestures"]),
         .testTarget(name: "PanelPhysicsTests", dependencies: ["PanelPhysics"]),
         .testTarget(name: "PanelUITests", dependencies: ["PanelUI"]),
         .testTarget(name: "PanelRefreshTests", dependencies: ["PanelRefresh"]),
         .testTarget(name: "PanelInputTests", dependencies: ["PanelInput", "PanelRefresh"], exclude: ["Fixtures"]),
-        .testTarget(name: "PanelAppTests", dependencies: ["PanelApp", "PanelFuzz", "PanelFeel"], exclude: ["Traces", "Logind"]),
-        .testTarget(name: "PanelRenderTests", dependencies: ["PanelRender", "PanelDisplay", "PanelRefresh", "PanelApp", "PanelFuzz"], exclude: ["Golden", "Pictures"]),
+        // The app path: what an app gets of the host, with no kiosk in the test bundle.
+        .testTarget(name: "PanelHostTests", dependencies: ["PanelHost"], exclude: ["Logind"]),
+        .testTarget(name: "PanelKioskTests", dependencies: ["PanelKiosk", "PanelFuzz", "PanelFeel"], exclude: ["Traces"]),
+        .testTarget(name: "PanelRenderTests", dependencies: ["PanelKiosk", "PanelFuzz"], exclude: ["Golden", "Pictures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,4 @@
-// An app on the kiosk host speaks of displays, scenes, views and refresh components: `import
-// PanelApp` brings the display, renderer, input and refresh types along.
-@_exported import PanelDisplay
-@_exported import PanelInput
-@_exported import PanelRefresh
-@_exported import PanelRender
+// PanelApp is the name the host had before it was split from the kiosk program: it stays for
+// one release as an umbrella that re-exports PanelHost, so an app written against it still
+// builds. New code imports PanelHost.
+@_exported import PanelHost

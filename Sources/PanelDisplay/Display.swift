@@ -80,6 +80,10 @@ public protocol Display: AnyObject {
     func glassSnapshot() -> GlassSnapshot?
     /// Gives back what the display took (the CRTC as it was, buffers, the device). Safe twice.
     func close()
+    /// Takes `width`×`height` pixels when asked to: a headless display does (a test or an
+    /// offline frame at another size); a panel's mode and a window's size come from elsewhere.
+    /// Whether it did.
+    func resize(width: Int, height: Int) -> Bool
 }
 
 extension Display {
@@ -106,6 +110,8 @@ extension Display {
     public var eventDescriptorGeneration: Int { 0 }
     /// Nothing to release where the descriptor never changes.
     public func releaseRetiredDescriptors() {}
+    /// A panel's or a window's size is not asked for: unchanged.
+    public func resize(width: Int, height: Int) -> Bool { false }
 }
 
 /// A display whose `present` completes before it returns (memory, fbdev): nothing is ever in
@@ -180,10 +186,12 @@ public final class HeadlessDisplay: ImmediateDisplay {
 
     /// The display at a new size, as a window is resized or a panel comes back in another
     /// mode: a new picture in memory (black); the host lays its UI out again at its next
-    /// `displayEvents(at:)`.
-    public func resize(width: Int, height: Int) {
+    /// `displayEvents(at:)` (or at once, asked through its `resize(width:height:at:)`).
+    @discardableResult
+    public func resize(width: Int, height: Int) -> Bool {
         (self.width, self.height) = (width, height)
         backSurface = Surface(width: width, height: height, format: format)
+        return true
     }
 
     /// Counts the frame, writes it as a PNG when `frameDirectory` is set, and completes at once

@@ -140,14 +140,14 @@ public final class WindowDisplay: ImmediateDisplay {
             default: break
             }
         }
-        if let (w, h) = resized, w > 0, h > 0, (w, h) != glassSize { try resize(width: w, height: h) }
+        if let (w, h) = resized, w > 0, h > 0, (w, h) != glassSize { try takeSize(width: w, height: h) }
         if exposed, !isBlank { try show() }
     }
 
     /// The window's size now, the glass.
     public var glassSize: (Int, Int) { rotation.swapsSides ? (height, width) : (width, height) }
 
-    private func resize(width w: Int, height h: Int) throws(WindowError) {
+    private func takeSize(width w: Int, height h: Int) throws(WindowError) {
         guard panel_window_make_texture(handle, Int32(w), Int32(h)) == 0 else {
             throw .call("SDL_CreateTexture", String(cString: panel_window_error()))
         }

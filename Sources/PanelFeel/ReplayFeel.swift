@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PanelApp
+import PanelKiosk
 
 /// How the list followed the finger in a replay (`ReplayCommand` at a display rate): the
 /// figures of the feel bench (`panel-refresh-bench feel`, docs/benchmarks.md "Under the

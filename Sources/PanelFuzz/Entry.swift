@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PanelApp
+import PanelKiosk
 import Glibc
 
 /// The target the entry points run; set once by `LLVMFuzzerInitialize`, before any input.

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import PanelApp
+import PanelKiosk
 import PanelGestures
 import PanelInput
 import PanelRender
@@ -110,13 +110,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     private static func config(_ bytes: [UInt8]) {
         guard let mode = bytes.first else { return }
         if mode & 1 == 0 {
-            _ = try? Configuration.parse(String(decoding: bytes.dropFirst(), as: UTF8.self), file: "fuzz")
+            _ = try? KioskConfiguration.parse(String(decoding: bytes.dropFirst(), as: UTF8.self), file: "fuzz")
             return
         }
         // `--set`: a key chosen by the second byte, the rest as its value.
         guard bytes.count >= 2 else { return }
-        let keys = Configuration.keys
-        var configuration = Configuration()
+        let keys = KioskConfiguration.keyNames
+        var configuration = KioskConfiguration()
         try? configuration.set(keys[Int(bytes[1]) % keys.count], String(decoding: bytes.dropFirst(2), as: UTF8.self))
         try? configuration.validate(file: "fuzz")
     }
@@ -250,7 +250,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
         _ = mkdir(dir + "/frames", 0o755)
         guard write(text.isEmpty ? content : Array(text.utf8), to: config), file == config || write(content, to: file) else { return }
-        for error in Configuration.check(path: config, screen: (800, 480)) where error.file != config {
+        for error in KioskConfiguration.check(path: config, screen: (800, 480)) where error.file != config {
             fatalError("an error about another file than the configuration: \(error)")
         }
     }

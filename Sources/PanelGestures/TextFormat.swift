@@ -48,6 +48,16 @@ public enum TextFormat {
         return String(decoding: buffer.prefix(Int(written)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// A number without trailing zeros (at most 4 decimals; "0" for one that is not finite), so
+    /// traces and logs compare as text.
+    public static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "0" }
+        var s = fixed(v + 0, decimals: 4)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s == "-0" ? "0" : s
+    }
+
     /// The text with white space (and, with `newlines`, line ends) removed at both ends.
     public static func trimmed<S: StringProtocol>(_ text: S, newlines: Bool = false) -> String {
         func blank(_ c: Character) -> Bool { c == " " || c == "\t" || (newlines && (c == "\n" || c == "\r" || c == "\r\n")) }

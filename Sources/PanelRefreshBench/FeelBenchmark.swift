@@ -1,5 +1,5 @@
 import Foundation
-import PanelApp
+import PanelKiosk
 import PanelFeel
 import PanelInput
 

@@ -1,5 +1,5 @@
 import Foundation
-import PanelApp
+import PanelKiosk
 import PanelFuzz
 import PanelGestures
 import PanelRender
@@ -41,7 +41,7 @@ enum PictureMemory {
         try Data(("[" + items.joined(separator: ",\n") + "]").utf8).write(to: URL(fileURLWithPath: folder + "/items.json"))
         let state = folder + "/state"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        let configuration = try Configuration.parse("""
+        let configuration = try KioskConfiguration.parse("""
             [data]
             source = file
             file = \(folder)/items.json
@@ -51,11 +51,11 @@ enum PictureMemory {
             [state]
             directory = \(state)
             """, file: "pictures-memory")
-        let host = try KioskHost.virtual(configuration: configuration, display: HeadlessDisplay(width: 800, height: 480))
-        guard let session = host.runtime.session else { throw BenchError.usage(usage) }
+        let kiosk = try Kiosk.virtual(configuration: configuration, display: HeadlessDisplay(width: 800, height: 480))
+        let host = kiosk.host, session = kiosk.list
         session.pictures?.returnsFreedMemory = trims
         let time = VirtualTimeDriver(host)
-        host.start(at: 0)
+        kiosk.start(at: 0)
         time.settle()
         let before = DecodeMemory.status("VmRSS")
         // Flings up until the last row shows: a 300-point drag in 60 ms, released moving.

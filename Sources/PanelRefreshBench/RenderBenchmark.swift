@@ -1,8 +1,5 @@
 import Foundation
-import PanelApp
-import PanelDisplay
-import PanelRefresh
-import PanelRender
+import PanelKiosk
 
 /// Frame costs beside a memcpy of one frame of the same size (the physical limit of touching
 /// every pixel once): a scrolling list frame, a full redraw, a header-animation frame, with
@@ -91,16 +88,16 @@ enum RenderBenchmark {
         fflush(nil)
     }
 
-    /// One measured case: a list of `rows` on a display, as the kiosk runs it (a runtime on
-    /// a host, stepped by the virtual-time driver), and the frames to time.
+    /// One measured case: a list of `rows` on a display, as the kiosk runs it (an app's views
+    /// on a host's stage, stepped by the virtual-time driver), and the frames to time.
     @MainActor
     struct Stage {
         let host: KioskHost
         let list: ListView
         let header: NormalHeader
         let rows: Rows
-        var runtime: PanelRuntime { host.runtime }
-        var driver: FrameDriver { host.runtime.driver }
+        var stage: PanelHost.Stage { host.stage }
+        var driver: FramePresenter { host.stage.presenter }
         var display: any Display { host.display }
 
         /// One frame of virtual time: what changed is drawn (a DRM flip completes at the next tick).
@@ -126,12 +123,13 @@ enum RenderBenchmark {
 
     static func stage(width: Int, height: Int, rows: Int, fonts: FontLibrary, display: any Display,
                       complex: Bool = false, pictures: [String] = []) throws -> Stage {
-        let loader = pictures.isEmpty ? nil : ThumbnailLoader()
-        loader?.runsInline = true
+        let host = try KioskHost.virtual(configuration: Configuration(), display: display, fonts: fonts)
+        // The pictures come back at the next frame's entry, as on the panel when they are quick.
+        let loader = pictures.isEmpty ? nil : ThumbnailLoader(executor: host.executor)
         let source = Rows(rows, complex: complex, pictures: pictures, loader: loader)
         let header = NormalHeader()
         var list: ListView?
-        let host = try KioskHost.virtual(configuration: Configuration(), display: display, fonts: fonts, views: { scene in
+        try host.show(views: { scene in
             let view = ListView(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator)
             view.rowHeight = .fixed(72)
             view.dataSource = source
@@ -142,7 +140,7 @@ enum RenderBenchmark {
             list = view
         })
         guard let list else { throw DisplayError.noDisplay("the list was not built") }
-        host.runtime.driver.renderer.imageSupplier = loader
+        host.stage.presenter.renderer.imageSupplier = loader
         host.start(at: 0)
         let stage = Stage(host: host, list: list, header: header, rows: source)
         stage.frame()
@@ -179,8 +177,8 @@ enum RenderBenchmark {
             stage.header.endRefreshing()
         }
         if page {
-            let size = stage.runtime.scene.screen.size
-            let root = stage.runtime.scene.screen.rootView
+            let size = stage.stage.scene.screen.size
+            let root = stage.stage.scene.screen.rootView
             let dim = View(frame: Rect(origin: .zero, size: size))
             dim.backgroundColor = .black
             dim.alpha = 0.094

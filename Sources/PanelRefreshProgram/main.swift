@@ -1,11 +1,7 @@
 // panel-refresh: pull-to-refresh on a Linux touch panel. See `panel-refresh --help`.
 import Dispatch
 import Glibc
-import PanelApp
-import PanelDisplay
-import PanelInput
-import PanelRender
-import PanelRefresh
+import PanelKiosk
 
 let version = ProgramVersion.current
 let usage = CommandHelp.overview(version: version)
@@ -60,7 +56,7 @@ func main() async -> Int32 {
     }
     if flag("--man-conf", in: &arguments) {
         let epoch = getenv("SOURCE_DATE_EPOCH").flatMap { Double(String(cString: $0)) } ?? 0
-        print(Configuration.manPage(version: version, date: isoDay(epoch)), terminator: "")
+        print(KioskConfiguration.manPage(version: version, date: isoDay(epoch)), terminator: "")
         return 0
     }
     if flag("--man", in: &arguments) {
@@ -98,16 +94,16 @@ func main() async -> Int32 {
         switch command {
         case "run":
             let explicit = options.value("--config")
-            let path = explicit ?? (Folders.exists(Configuration.defaultPath) ? Configuration.defaultPath : nil)
-            var configuration = try path.map { try Configuration.load(path: $0) } ?? Configuration()
+            let path = explicit ?? (Folders.exists(KioskConfiguration.defaultPath) ? KioskConfiguration.defaultPath : nil)
+            var configuration = try path.map { try KioskConfiguration.load(path: $0) } ?? KioskConfiguration()
             try RunCommand.apply(options, to: &configuration)
             try run(configuration, path: path, tracePath: options.value("--trace"), playPath: options.value("--play"))
         case "check":
             if let items = options.value("--items") {
                 return try checkItems(items, config: options.value("--config"))
             }
-            let path = options.value("--config") ?? Configuration.defaultPath
-            let errors = Configuration.check(path: path)
+            let path = options.value("--config") ?? KioskConfiguration.defaultPath
+            let errors = KioskConfiguration.check(path: path)
             for error in errors { Log.error("\(error)") }
             guard errors.isEmpty else {
                 print("check: \(path): \(errors.count) error\(errors.count == 1 ? "" : "s")")
@@ -122,24 +118,24 @@ func main() async -> Int32 {
                 // In a window: the script plays, then the window stays for the mouse until closed.
                 let display = try WindowDisplay(width: width, height: height)
                 Log.info("showing the demo in a window (\(display.summary))")
-                let host = try LiveDemo.host(display: display, fonts: try FontLibrary(), notifier: SilentNotifier(),
-                                             clock: RealTimeDriver.makeClock())
-                if let interval = display.frameInterval { host.frameInterval = interval }
-                RealTimeDriver(host).run()
+                let kiosk = try LiveDemo.kiosk(display: display, fonts: try FontLibrary(), notifier: SilentNotifier(),
+                                               clock: MonotonicClock.makeClock(), executor: RealTimeExecutor())
+                if let interval = display.frameInterval { kiosk.host.frameInterval = interval }
+                withExtendedLifetime(kiosk) { RealTimeDriver(kiosk.host).run() }
             }
             if !options.isSet("--headless") {
                 do {
-                    let display = try RunCommand.display(for: Configuration())
+                    let display = try Configuration().openDisplay()
                     Log.info("showing the demo on the panel (\(display.width)x\(display.height))")
-                    let host = try LiveDemo.host(display: display, fonts: try FontLibrary(), notifier: SystemdNotifier(),
-                                                 clock: RealTimeDriver.makeClock())
-                    let driver = RealTimeDriver(host)
+                    let kiosk = try LiveDemo.kiosk(display: display, fonts: try FontLibrary(), notifier: SystemdNotifier(),
+                                                   clock: MonotonicClock.makeClock(), executor: RealTimeExecutor())
+                    let driver = RealTimeDriver(kiosk.host)
                     driver.endsAfterScript = true
                     driver.onExit = { code in
                         print("demo: shown on the panel")
                         exit(code)
                     }
-                    driver.run()
+                    withExtendedLifetime(kiosk) { driver.run() }
                 } catch {
                     Log.info("no usable display (\(error)): running the demo on the headless display")
                 }
@@ -155,7 +151,7 @@ func main() async -> Int32 {
             replay.framesDirectory = options.value("--frames")
             replay.refreshSeconds = try options.double("--refresh-seconds", in: NumericOption.refreshSeconds) ?? replay.refreshSeconds
             if let axes = options.value("--axes") { replay.positionAxes = try NumericOption.axes("--axes", axes) }
-            if let config = options.value("--config") { replay.configuration = try Configuration.load(path: config) }
+            if let config = options.value("--config") { replay.configuration = try KioskConfiguration.load(path: config) }
             replay.timings = options.isSet("--timings")
             if let resample = options.value("--resample") {
                 guard resample == "on" || resample == "off" else { throw UsageError("--resample takes on or off, not \(resample)") }
@@ -180,7 +176,7 @@ func main() async -> Int32 {
             let rotation = try options.rotation() ?? .none
             // The size is the glass's; the picture is drawn at its turned size, then turned.
             let (pw, ph) = rotation.swapsSides ? (height, width) : (width, height)
-            let configuration = try options.value("--config").map { try Configuration.load(path: $0) } ?? Configuration()
+            let configuration = try options.value("--config").map { try KioskConfiguration.load(path: $0) } ?? KioskConfiguration()
             let frame = options.isSet("--test-pattern")
                 ? ExpectedFrame.testPattern(width: width, height: height, damaged: options.isSet("--damaged"))
                 : ExpectedFrame.onGlass(try ExpectedFrame.render(width: pw, height: ph, refreshes: refreshes,
@@ -236,10 +232,10 @@ func checkItems(_ path: String, config: String?) throws -> Int32 {
     var fields = ItemParser.Fields()
     var failed = false
     if let config {
-        let errors = Configuration.check(path: config)
+        let errors = KioskConfiguration.check(path: config)
         for error in errors { Log.error("\(error)") }
         failed = !errors.isEmpty
-        if let configuration = try? Configuration.load(path: config) { fields = configuration.rowFields }
+        if let configuration = try? KioskConfiguration.load(path: config) { fields = configuration.rowFields }
     }
     let findings = try ItemCoverage.check(path: path, fields: fields, fonts: try FontLibrary())
     for finding in findings { print("check: \(path): \(finding)") }
@@ -309,35 +305,37 @@ struct NoTouchscreen: Error, CustomStringConvertible {
 
 /// Starts the kiosk; never returns (the loop runs until a signal ends the process).
 /// `tracePath`: the trace's lines (as `replay --trace` prints them, with `renderMs`) appended
-/// to this file, `t` counted from the start of each runtime (the first, each reload's).
+/// to this file, `t` counted from the start of each list (the first, each a reload builds).
 @MainActor
-func run(_ configuration: Configuration, path: String?, tracePath: String?, playPath: String?) throws -> Never {
-    let host = try KioskHost.panel(configuration: configuration, path: path)
+func run(_ configuration: KioskConfiguration, path: String?, tracePath: String?, playPath: String?) throws -> Never {
+    let kiosk = try Kiosk.panel(configuration: configuration, path: path)
+    let host = kiosk.host
     if let playPath {
         // Read before the kiosk starts, so a bad file is a clear error, not a silent run.
         let recording = try EvemuRecording.load(path: playPath, descriptionPath: nil)
         let replay = try EvemuReplay(recording: recording, width: Double(host.display.width), height: Double(host.display.height))
         // The kiosk's clock is CLOCK_MONOTONIC (RealTimeDriver); a second leaves the first page
         // time to show, as a finger would.
-        host.schedule(replay.frames(start: RealTimeDriver.stopwatch() + playDelay))
+        host.schedule(replay.frames(start: MonotonicClock.now() + playDelay))
     }
     if let tracePath {
         guard let file = fopen(tracePath, "ae") else {
             throw UsageError("--trace \(tracePath): \(String(cString: strerror(errno)))")
         }
-        host.onRuntime = { runtime in
-            runtime.session?.tracesTimings = true
-            runtime.session?.beginTrace(origin: runtime.scene.clock.now)
+        kiosk.onList = { list in
+            list.tracesTimings = true
+            list.beginTrace(origin: list.scene.clock.now)
             // The origin on the machine's clock, so the trace lines up with other programs'
             // times (the fleet bench's publishes): the kiosk's clock is CLOCK_MONOTONIC.
-            fputs("{\"t\":0,\"kind\":\"clock\",\"monotonic\":\(TraceEvent.number(runtime.scene.clock.now))}\n", file)
-            runtime.session?.onTrace = { event in
+            fputs("{\"t\":0,\"kind\":\"clock\",\"monotonic\":\(TextFormat.number(list.scene.clock.now))}\n", file)
+            list.onTrace = { event in
                 fputs(event.json + "\n", file)
                 fflush(file)
             }
         }
     }
-    RealTimeDriver(host).run()
+    // The kiosk lives as long as its host runs: the host reaches it weakly.
+    withExtendedLifetime(kiosk) { RealTimeDriver(host).run() }
 }
 
 /// Seconds from the start of `run --play` to the recording's first event.

@@ -247,7 +247,7 @@ struct DRMDisplayTests {
         list.dataSource = rows
         list.reloadData()
         scene.screen.rootView.addSubview(list)
-        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: { scene.clock.now })
+        let driver = FramePresenter(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: { scene.clock.now })
         var frames = 0
         for step in 0..<12 {
             list.contentOffset = Point(x: 0, y: Double(step) * 37)
@@ -482,7 +482,7 @@ struct DRMDisplayTests {
         let view = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
         view.backgroundColor = Color(red: 255, green: 0, blue: 0)
         scene.screen.rootView.addSubview(view)
-        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: { scene.clock.now })
+        let driver = FramePresenter(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: { scene.clock.now })
         var timings: [FrameTiming] = []
         driver.onFramePresented = { timings.append($0) }
         #expect(driver.drawFrame())
@@ -513,7 +513,7 @@ struct DRMDisplayTests {
         let view = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
         view.backgroundColor = Color(red: 0, green: 0, blue: 255)
         scene.screen.rootView.addSubview(view)
-        let driver = FrameDriver(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: { clock.now })
+        let driver = FramePresenter(screen: scene.screen, renderer: Renderer(fonts: fonts), display: display, now: { clock.now })
         var errors: [any Error] = []
         var recovered = 0
         driver.onError = { errors.append($0) }

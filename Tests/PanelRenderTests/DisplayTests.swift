@@ -7,10 +7,10 @@ import PanelRefresh
 @MainActor
 @Suite("Headless display and frame driver")
 struct DisplayTests {
-    func stage() throws -> (GoldenStage, HeadlessDisplay, FrameDriver) {
+    func stage() throws -> (GoldenStage, HeadlessDisplay, FramePresenter) {
         let stage = try GoldenStage()
         let display = HeadlessDisplay(width: 400, height: 240)
-        let driver = FrameDriver(screen: stage.scene.screen, renderer: stage.renderer, display: display, now: { stage.scene.clock.now })
+        let driver = FramePresenter(screen: stage.scene.screen, renderer: stage.renderer, display: display, now: { stage.scene.clock.now })
         return (stage, display, driver)
     }
 
@@ -93,7 +93,7 @@ struct ScrollMoveTests {
     func equalsFullRender() throws {
         let stage = try GoldenStage(rows: 200)
         let display = HeadlessDisplay(width: 400, height: 240)
-        let driver = FrameDriver(screen: stage.scene.screen, renderer: stage.renderer, display: display, now: { stage.scene.clock.now })
+        let driver = FramePresenter(screen: stage.scene.screen, renderer: stage.renderer, display: display, now: { stage.scene.clock.now })
         stage.scene.onFrame = nil
         driver.drawFrame()
         let fresh = Surface(width: 400, height: 240)

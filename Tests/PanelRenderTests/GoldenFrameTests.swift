@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import PanelRender
-import PanelApp
+import PanelKiosk
 import PanelRefresh
 
 /// The default look, state by state, against Golden/*.png.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import PanelApp
+@testable import PanelHost
+@testable import PanelKiosk
 import PanelDisplay
 import PanelRefresh
 @testable import PanelRender
@@ -14,7 +15,7 @@ struct GoldenPageTests {
 
     /// Taps row 1 of `stage` and lets `seconds` pass.
     func open(_ stage: GoldenStateTests.Stage, _ time: VirtualTimeDriver, after seconds: Double) {
-        var tap = GestureScript(start: stage.runtime.scene.clock.now + 0.1)
+        var tap = GestureScript(start: stage.kiosk.host.clock.now + 0.1)
         tap.tap(at: Point(x: 200, y: 100))
         time.play(tap.frames)
         time.advance(by: seconds)
@@ -23,9 +24,7 @@ struct GoldenPageTests {
     /// A stage whose rows open the detail page, and its driver.
     func stage(_ settings: [(String, String)] = []) throws -> (GoldenStateTests.Stage, VirtualTimeDriver) {
         let stage = try GoldenStateTests.Stage([("rows.tap", "detail")] + settings, first: .success(Self.items))
-        let runtime = stage.runtime
-        let host = try KioskHost(configuration: Configuration(), display: runtime.display, clock: runtime.scene.clock) { _ in runtime }
-        return (stage, VirtualTimeDriver(host))
+        return (stage, VirtualTimeDriver(stage.kiosk.host))
     }
 
     @Test("halfway through the push: the page comes in from the right over the dimming list")
@@ -41,7 +40,7 @@ struct GoldenPageTests {
     func swiping() throws {
         let (stage, time) = try stage()
         open(stage, time, after: 0.5)
-        var swipe = GestureScript(start: stage.runtime.scene.clock.now + 0.1)
+        var swipe = GestureScript(start: stage.kiosk.host.clock.now + 0.1)
         swipe.drag(from: Point(x: 4, y: 200), to: Point(x: 134, y: 200), duration: 0.4, hold: 0.2, lift: false)
         time.play(swipe.frames)
         #expect(abs(try #require(stage.session.detailPage).frame.origin.x - 130) < 1)

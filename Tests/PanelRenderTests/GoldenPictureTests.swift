@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PanelApp
+import PanelKiosk
 import PanelFuzz
 @testable import PanelRender
 
@@ -37,7 +37,7 @@ struct GoldenPictureTests {
     func imageRows(rightToLeft: Bool) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("golden-pictures-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var c = Configuration()
+        var c = KioskConfiguration()
         c.source = .file
         c.file = try Self.items(directory, rightToLeft: rightToLeft)
         if rightToLeft { c.locale = "ar" }

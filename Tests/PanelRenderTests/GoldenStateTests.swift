@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import PanelApp
+@testable import PanelHost
+@testable import PanelKiosk
 import PanelDisplay
 import PanelRefresh
 @testable import PanelRender
@@ -21,13 +22,13 @@ final class TellingSource: ItemSource {
 @Suite("Golden frames of the list's states")
 struct GoldenStateTests {
     @MainActor struct Stage {
-        let runtime: PanelRuntime
+        let kiosk: Kiosk
         let source: TellingSource
         let display: HeadlessDisplay
-        var session: PanelSession { runtime.session! }
+        var session: KioskList { kiosk.list }
 
         init(_ settings: [(String, String)] = [], first: Result<[Item], Error>?) throws {
-            var c = Configuration()
+            var c = KioskConfiguration()
             // A state folder of its own: the shared temporary folder holds the last-updated
             // time other tests wrote, which the header then showed ("today 12:00", or "never"
             // where those tests had not run first).
@@ -39,17 +40,12 @@ struct GoldenStateTests {
             source.next = first
             self.source = source
             display = HeadlessDisplay(width: 400, height: 300)
-            runtime = try PanelRuntime(configuration: c, display: display, fonts: try FontLibrary(), notifier: SilentNotifier(),
-                                       source: { _ in source }, clock: ManualClock())
-            runtime.start()
+            kiosk = try Kiosk.virtual(configuration: c, display: display) { _, _, _ in source }
+            kiosk.start(at: 0)
             settle()
         }
 
-        func settle(_ seconds: Double = 3) {
-            let runtime = runtime
-            let host = try? KioskHost(configuration: Configuration(), display: runtime.display, clock: runtime.scene.clock) { _ in runtime }
-            if let host { VirtualTimeDriver(host).advance(by: seconds) }
-        }
+        func settle(_ seconds: Double = 3) { VirtualTimeDriver(kiosk.host).advance(by: seconds) }
 
         func check(_ name: String) throws {
             if let problem = try Golden.check(display.backSurface, name) { Issue.record("\(problem)") }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PanelDisplay
 @testable import PanelRender
-import PanelApp
+import PanelKiosk
 import PanelRefresh
 
 @MainActor
@@ -27,8 +27,9 @@ struct IncrementalFrameTests {
             for y in 0..<200 { for x in 0..<320 where incremental.pixel(x: x, y: y) != fresh.pixel(x: x, y: y) { different += 1 } }
             if different > worst.pixels { worst = (different, frames) }
         }
-        let session = PanelSession(scene: scene, source: SampleItemSource(pages: 3, delay: 1, animator: scene.animator),
+        let session = KioskList(scene: scene, source: SampleItemSource(pages: 3, delay: 1, animator: scene.animator),
                                    localizer: RefreshLocalizer())
+        session.place()
         session.header.position = position
         session.showFirstPage()
         scene.frame()
@@ -60,7 +61,7 @@ struct SpinnerFrameTests {
         header.beginRefreshing()
         stage.scene.wait(0.5)
         let display = HeadlessDisplay(width: 400, height: 800)
-        let driver = FrameDriver(screen: stage.scene.screen, renderer: stage.renderer, display: display, now: { stage.scene.clock.now })
+        let driver = FramePresenter(screen: stage.scene.screen, renderer: stage.renderer, display: display, now: { stage.scene.clock.now })
         #expect(driver.drawFrame())
         #expect(stage.list.visibleCells.count >= 30)
         var built = 0

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PanelDisplay
 @testable import PanelRender
-import PanelApp
+import PanelKiosk
 import PanelRefresh
 
 /// A horizontal list in a right-to-left UI: the first column at the right, dragged right, the
@@ -79,7 +79,7 @@ struct MirroredListTests {
         for step in 0..<80 {
             list.contentOffset = Point(x: Double(step < 40 ? step : 80 - step) * 13, y: 0)
             driver.step(by: 1.0 / 60)
-            renderer.render(host.runtime.scene.screen, into: fresh)
+            renderer.render(host.stage.scene.screen, into: fresh)
             var different = 0
             for y in 0..<160 { for x in 0..<320 where display.backSurface.pixel(x: x, y: y) != fresh.pixel(x: x, y: y) { different += 1 } }
             worst = max(worst, different)

@@ -32,7 +32,7 @@ struct RotatedFrameTests {
         header.setAnimationDisabled()
         header.beginRefreshing()
         stage.scene.wait(0.5)
-        let driver = FrameDriver(screen: stage.scene.screen, renderer: stage.renderer, display: display, now: { stage.scene.clock.now })
+        let driver = FramePresenter(screen: stage.scene.screen, renderer: stage.renderer, display: display, now: { stage.scene.clock.now })
         #expect(driver.drawFrame())
         try display.handleEvents()
         return glass(drm, buffer: 1)

@@ -19,6 +19,15 @@ public protocol TimeStepped: AnyObject {
     func tick(at time: Double)
     /// Touch frames that arrived at `time` (their own time stamps may be earlier).
     func touch(_ frames: [TouchFrame], at time: Double)
+    /// When work that left the loop comes back, seconds: the driver runs an entry at exactly
+    /// that time, now included (unlike a wake-up that is now, which means something moves and
+    /// waits a frame interval). nil: none waits; a bare scene has none.
+    var nextArrival: Double? { get }
+}
+
+extension TimeStepped {
+    /// None: a bare scene does no work off the loop.
+    public var nextArrival: Double? { nil }
 }
 
 /// Virtual time, in the manner of swift-nio's `EmbeddedEventLoop`: nothing happens until the
@@ -78,11 +87,14 @@ public struct VirtualTimeDriver {
         return late
     }
 
-    /// When to tick for a wake-up at `wake`: at it when it lies ahead (a timer, a frame that
-    /// reaches the glass at its time); one frame interval on when it is now (something moves:
-    /// frames no closer than that).
-    private func nextTick(after wake: Double) -> Double {
-        wake > target.now ? wake : target.now + target.frameInterval
+    /// When to tick next: for a wake-up at it when it lies ahead (a timer, a frame that reaches
+    /// the glass at its time), one frame interval on when it is now (something moves: frames no
+    /// closer than that); for work that comes back, at its time, now included. nil: nothing waits.
+    private func nextTick() -> Double? {
+        let now = target.now
+        let wake = target.nextWakeUp.map { $0 > now ? $0 : now + target.frameInterval }
+        let arrival = target.nextArrival.map { max($0, now) }
+        return [wake, arrival].compactMap { $0 }.min()
     }
 
     /// Runs everything due before `time`, leaving the clock short of it (the entry at `time`
@@ -90,9 +102,7 @@ public struct VirtualTimeDriver {
     private func advance(before time: Double) {
         target.tick(at: target.now)
         while target.now < time {
-            guard let wake = target.nextWakeUp else { break }
-            let next = nextTick(after: wake)
-            if next >= time { break }
+            guard let next = nextTick(), next < time else { break }
             target.tick(at: next)
         }
     }
@@ -103,9 +113,9 @@ public struct VirtualTimeDriver {
         let end = target.now + limit
         target.tick(at: target.now)
         while target.now < end {
-            guard let wake = target.nextWakeUp else { return true }
-            target.tick(at: nextTick(after: wake))
+            guard let next = nextTick() else { return true }
+            target.tick(at: next)
         }
-        return target.nextWakeUp == nil
+        return target.nextWakeUp == nil && target.nextArrival == nil
     }
 }

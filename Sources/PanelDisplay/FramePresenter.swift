@@ -1,0 +1,155 @@
+import PanelRender
+import PanelUI
+
+/// What one presented frame cost and when it reached the glass.
+public struct FrameTiming: Sendable, Hashable {
+    /// The kernel's time stamp of the oldest touch event this frame answers, seconds of
+    /// CLOCK_MONOTONIC; nil for frames no touch asked for.
+    public var inputTime: Double?
+    /// When drawing began and how long drawing and the copy to the glass took, seconds.
+    public var drawnAt: Double
+    /// How long drawing and the copy to the glass took, seconds.
+    public var renderSeconds: Double
+    /// When the frame was on the glass: the flip event's time stamp, else the completion's.
+    public var presentedAt: Double
+
+    /// A frame's timing.
+    public init(inputTime: Double?, drawnAt: Double, renderSeconds: Double, presentedAt: Double) {
+        (self.inputTime, self.drawnAt, self.renderSeconds, self.presentedAt) = (inputTime, drawnAt, renderSeconds, presentedAt)
+    }
+
+    /// Touch to glass, seconds.
+    public var latency: Double? { inputTime.map { presentedAt - $0 } }
+}
+
+/// Draws a screen's frames on a display: the frame pass, the renderer on the damaged area,
+/// present, and telling the screen when the frame is on the glass. One frame at a time: a
+/// frame asked for while one is in flight waits for its completion. Every command draws
+/// through one of these (run, demo, replay, expected-frame, the benchmarks).
+///
+/// A present that fails (the card taken by another program, EBUSY, EINVAL, ENOSPC, the panel
+/// unplugged) drops the frame, tells `onError` once, and waits before trying again, twice as
+/// long each time up to `maxRetryDelay`; the first frame that works again is a full one.
+@MainActor
+public final class FramePresenter {
+    /// The view tree drawn.
+    public let screen: Screen
+    /// Draws the damaged areas.
+    public let renderer: Renderer
+    /// Where frames go.
+    public let display: any Display
+    /// Whether a presented frame waits for its completion: the display's own fact (a DRM flip
+    /// pending), not a copy of it, so a frame of an earlier presenter on the same display counts.
+    public var inFlight: Bool { display.isFrameInFlight }
+    /// The next frame redraws the whole picture (the first one; after a failure, a wake-up,
+    /// or a new panel size).
+    private var fullFrame = true
+    /// The clock for retries and timings, seconds (monotonic in the program).
+    private let now: () -> Double
+    /// Hears the first failure of a run of failures (the frame is dropped; later ones retry).
+    public var onError: ((any Error) -> Void)?
+    /// Hears the first frame that worked after failures.
+    public var onRecovery: (() -> Void)?
+    /// Hears every frame on the glass.
+    public var onFramePresented: ((FrameTiming) -> Void)?
+    /// Hears a frame drawn, before it is presented: what it shows is what the UI holds now
+    /// (a frame in flight reaches the glass later, when the UI may have moved on).
+    public var onFrameDrawn: (() -> Void)?
+    /// Until when drawing waits after a failure (nil: it does not).
+    public private(set) var retryAt: Double?
+    private var retryDelay = FramePresenter.firstRetryDelay
+    private var pendingInput: Double?
+    /// The last frame's timing.
+    public private(set) var lastTiming: FrameTiming?
+
+    /// Seconds before the first retry; each failure doubles it up to `maxRetryDelay`.
+    public static let firstRetryDelay = 0.1
+    /// The longest wait between retries, seconds.
+    public static let maxRetryDelay = 5.0
+
+    /// A presenter of `screen`'s frames on `display`; `now` is the clock of retries and timings (CLOCK_MONOTONIC on the panel, the virtual clock in tests).
+    public init(screen: Screen, renderer: Renderer, display: any Display, now: @escaping () -> Double) {
+        (self.screen, self.renderer, self.display, self.now) = (screen, renderer, display, now)
+    }
+
+    /// A touch event (its kernel time stamp) that the next frame answers: the oldest one
+    /// counts for the frame's latency.
+    public func noteInput(at timestamp: Double) {
+        pendingInput = min(pendingInput ?? timestamp, timestamp)
+    }
+
+    /// The next frame draws everything (after a wake-up or a new panel size).
+    public func invalidate() { fullFrame = true }
+
+    /// Tries at the next frame instead of waiting out the retry delay (the panel is back).
+    public func retryNow() {
+        if retryAt != nil { retryAt = -Double.infinity }
+        retryDelay = Self.firstRetryDelay
+    }
+
+    /// Runs one frame if none is in flight and no retry waits. Returns whether it drew
+    /// (nothing changed: no draw). While the panel is off or paused only the frame pass runs.
+    @discardableResult
+    public func drawFrame() -> Bool {
+        // A frame of an earlier presenter on the same display (before a reload) may still be out.
+        guard !inFlight else { return false }
+        if display.isBlank || display.isPaused {
+            // The UI goes on (a refresh begun now must reach its states), nothing is drawn; the
+            // frame after the wake-up (or after the VT came back) draws it all.
+            guard screen.needsFrame else { return false }
+            _ = screen.prepareFrame(allowingMoves: false)
+            screen.didPresentFrame()
+            fullFrame = true
+            return true
+        }
+        let start = now()
+        if let retryAt, start < retryAt { return false }
+        var update = screen.prepareFrame(allowingMoves: !fullFrame)
+        let scale = renderer.scale
+        let whole = Rect(x: 0, y: 0, width: screen.size.width, height: screen.size.height)
+        if fullFrame {
+            update.moves = []
+            update.damage = [whole]
+        }
+        // Moved areas are new pixels too, as far as the glass is concerned.
+        let changed = update.damage + update.moves.map(\.area)
+        guard !changed.isEmpty else { return false }
+        let pixels = changed.map { Rect(x: $0.minX * scale, y: $0.minY * scale, width: $0.width * scale, height: $0.height * scale) }
+        renderer.render(screen, into: display.backSurface, damage: update.damage, moves: update.moves)
+        onFrameDrawn?()
+        let input = pendingInput
+        pendingInput = nil
+        renderedAt = nil
+        do {
+            try display.present(damage: pixels) { [weak self] in
+                guard let self else { return }
+                self.screen.didPresentFrame()
+                let end = self.now()
+                // A display that completes at once does so inside present, after its copy.
+                let rendered = self.renderedAt ?? end
+                let timing = FrameTiming(inputTime: input, drawnAt: start, renderSeconds: rendered - start,
+                                         presentedAt: self.display.lastPresentationTime ?? end)
+                self.lastTiming = timing
+                self.onFramePresented?(timing)
+            }
+            renderedAt = now()
+            fullFrame = false
+            if retryAt != nil {
+                retryAt = nil
+                retryDelay = Self.firstRetryDelay
+                onRecovery?()
+            }
+            return true
+        } catch {
+            // The picture in memory is whole; the glass is not: the next frame draws it all.
+            fullFrame = true
+            if retryAt == nil { onError?(error) }
+            retryAt = start + retryDelay
+            retryDelay = min(retryDelay * 2, Self.maxRetryDelay)
+            return false
+        }
+    }
+
+    /// When the last frame's drawing and copy ended (nil while its present runs).
+    private var renderedAt: Double?
+}

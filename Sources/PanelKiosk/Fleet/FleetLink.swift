@@ -1,0 +1,358 @@
+import Glibc
+import PanelHost
+
+/// The panel's one connection to its fleet's MQTT broker, as the configuration sets it
+/// (`data.mqtt-*`, `[mqtt]`): the list's messages when `data.source = mqtt`, and with any
+/// source the panel's presence, a retained status with a last will. It has no loop of its own:
+/// the host calls ``readable(at:)``, ``writable(at:)`` and ``tick(at:)`` from the real-time
+/// driver's sources and timer (or virtual time), with the time of the event.
+///
+/// Lost connections are retried with exponential back-off and jitter: after n failures in a
+/// row the wait is drawn from [d/2, d], d = min(60, 2^(n-1)) seconds (the issue's 60 s cap;
+/// the jitter keeps a fleet that lost its broker together from coming back in the same
+/// second, and the half floor keeps a refused panel from hammering it).
+@MainActor
+public final class FleetLink: LoopSource {
+    /// What the link was made from.
+    public struct Settings: Sendable, Equatable {
+        /// The broker, the client id, credentials, TLS and the will.
+        public var connection: MQTTConnection.Settings
+        /// The list's topic, when the list comes from the broker.
+        public var listTopic: String?
+        /// Where the panel's retained status goes.
+        public var statusTopic: String
+        /// Seconds without the broker before the panel says it is offline.
+        public var staleAfter: Double
+        /// Where a tapped row's item goes (`rows.tap = publish`).
+        public var tapTopic: String
+        /// Where commands come from, when they are allowed (`mqtt.commands`); nil: none heard.
+        public var commandTopic: String?
+        /// A message here starts a refresh after up to ``triggerJitter`` seconds; nil: none.
+        public var triggerTopic: String?
+        /// The longest delay before a triggered refresh, seconds.
+        public var triggerJitter: Double = 5
+
+        /// Settings for the broker at `connection`, reporting to `statusTopic`.
+        public init(connection: MQTTConnection.Settings, listTopic: String?, statusTopic: String, staleAfter: Double,
+                    tapTopic: String = "panel-refresh/tap") {
+            (self.connection, self.listTopic, self.statusTopic, self.staleAfter) = (connection, listTopic, statusTopic, staleAfter)
+            self.tapTopic = tapTopic
+        }
+    }
+
+    /// Where the link stands.
+    public enum State: Sendable, Equatable {
+        /// Connecting since this time (a TCP connection, TLS, CONNECT), after `failures`
+        /// failures in a row (a refusal or a loss of this try counts on from them).
+        case connecting(since: Double, failures: Int)
+        /// Connected since this time, after `failures` failures in a row before it: they count
+        /// on when the broker drops it within ``shortLived`` seconds.
+        case connected(since: Double, failures: Int)
+        /// Waiting to try again at `retry`, after `failures` failures in a row; `reason`: the last.
+        case waiting(retry: Double, failures: Int, reason: String)
+    }
+
+    /// The settings in use.
+    public let settings: Settings
+    /// The list as the broker pushes it (nil when the list comes from another source).
+    public let list: MQTTListSource?
+    /// Where the link stands.
+    public private(set) var state: State
+    /// When the broker was last reachable (connected), seconds of the clock; nil: never yet.
+    public private(set) var lastContact: Double?
+    /// Hears that a new list came (the host asks the session for a refresh).
+    public var onList: (() -> Void)?
+    /// Hears that a triggered refresh is due (its jitter waited out).
+    public var onTrigger: (() -> Void)?
+    /// Hears a command from the command topic (only with `mqtt.commands`).
+    public var onCommand: ((ControlCommand) -> Void)?
+    /// When a triggered refresh is due, seconds of the clock; nil: none waits.
+    public private(set) var triggerAt: Double?
+    /// The status the panel publishes, JSON without "online" (the host's `ctl status`).
+    public var status: () -> String = { "{}" }
+    private var connection: MQTTConnection?
+    private var random: SeededRandom
+    private var nextMaintain: Double?
+    /// What was last published as the status (it goes again only when it changed).
+    private var published: String?
+    /// Refusals said once each (a wrong password would else fill the journal every minute).
+    private var said = Set<String>()
+    /// When the link was made: a broker never reached counts as out of reach since then.
+    private let created: Double
+    /// The last tick's time.
+    private var lastTick = -Double.infinity
+
+    /// Seconds a wait after failures may last at most.
+    public nonisolated static let maxBackoff = 60.0
+
+    /// A link with `settings`; it connects at the first ``tick(at:)``. `seed`: the jitter's
+    /// generator (the machine id's hash, so panels differ and a test repeats); `executor`:
+    /// where the list's messages are parsed (the host's).
+    public init(_ settings: Settings, seed: String, now: Double, executor: any WorkExecutor) {
+        self.settings = settings
+        list = settings.listTopic.map { MQTTListSource(topic: $0, executor: executor) }
+        random = SeededRandom(seeding: seed)
+        created = now
+        state = .waiting(retry: now, failures: 0, reason: "not connected yet")
+    }
+
+    /// The settings the configuration asks for (nil without `data.mqtt-url`), the client id
+    /// derived from `machineID` when it names none. Reads the password file.
+    public static func settings(for c: KioskConfiguration, machineID: String) throws -> Settings? {
+        guard let broker = c.mqttBroker else { return nil }
+        let id = c.mqttClientID ?? "panel-" + String(FNV1a.hash(machineID.utf8), radix: 16).leftPadded(to: 16)
+        var connection = MQTTConnection.Settings(host: broker.host, port: broker.port, clientID: id)
+        connection.tls = broker.tls
+        connection.tlsCAFile = c.mqttCAFile
+        if let user = c.mqttUser {
+            let password = try c.mqttPasswordFile.map { try HTTPItemSource.readPassword($0, key: "data.mqtt-password-file") } ?? ""
+            connection.credentials = (user, password)
+        }
+        func topic(_ given: String?, _ fallback: String) -> String { (given ?? fallback).replacing(text: "CLIENT-ID", with: id) }
+        let statusTopic = topic(c.mqttStatusTopic, "panel-refresh/CLIENT-ID/status")
+        connection.will = (statusTopic, Array(Self.offline.utf8))
+        var settings = Settings(connection: connection, listTopic: c.source == .mqtt ? c.mqttTopic : nil, statusTopic: statusTopic,
+                                staleAfter: c.mqttStaleAfter, tapTopic: topic(c.mqttTapTopic, "panel-refresh/CLIENT-ID/tap"))
+        settings.commandTopic = c.mqttCommands ? topic(c.mqttCommandTopic, "panel-refresh/CLIENT-ID/command") : nil
+        settings.triggerTopic = c.refreshTriggerTopic.map { topic($0, $0) }
+        settings.triggerJitter = c.refreshTriggerJitter
+        return settings
+    }
+
+    /// A connection the broker drops sooner than this (seconds) counts as one more failure in a
+    /// row, so the back-off grows: two panels with one id, each taking it from the other, wait
+    /// longer each time instead of a second. A minute: the back-off's ceiling, and one keepalive.
+    public nonisolated static let shortLived = 60.0
+
+    /// What the status topic says of a panel that is gone (the last will, and a clean stop).
+    public nonisolated static let offline = #"{"online":false}"#
+
+    /// What is wrong, while something is: the reason of the wait before the next try, or the
+    /// broker's last refusal of a publish (until the next connection).
+    public var problem: String? {
+        if case .waiting(_, let failures, let reason) = state, failures > 0 { return reason }
+        return refusal
+    }
+    private var refusal: String?
+
+    /// The state's one word for `ctl status`.
+    public var stateName: String {
+        switch state {
+        case .connecting: return "connecting"
+        case .connected: return "connected"
+        case .waiting: return "waiting"
+        }
+    }
+
+    /// The socket, nil while there is none.
+    public var descriptor: Int32? { connection?.descriptor }
+    /// The socket to watch for reading, in its generation.
+    public var reading: [WatchedDescriptor] { descriptor.map { [WatchedDescriptor($0, generation: socketGeneration)] } ?? [] }
+    /// The socket again while something waits to go.
+    public var writing: [WatchedDescriptor] { wantsWrite ? reading : [] }
+    /// Counts the sockets the link has made: a watcher of ``descriptor`` starts again when it
+    /// changes, even where a new socket got the old one's number.
+    public private(set) var socketGeneration = 0
+    /// Whether to watch it for writing too.
+    public var wantsWrite: Bool { connection?.wantsWrite ?? false }
+
+    /// When the link needs the loop next: a retry, or the next keepalive round.
+    public var nextDeadline: Double? {
+        let link: Double?
+        var stale: Double?
+        if case .waiting(let retry, _, _) = state {
+            link = retry
+            // The moment the silence becomes worth saying, so the banner shows on time.
+            // (Only ahead of the last tick: a moment passed would wake the loop without end.)
+            stale = [(lastContact ?? created) + settings.staleAfter].first { $0 > lastTick }
+        } else {
+            link = nextMaintain
+        }
+        return [link, triggerAt, stale].compactMap { $0 }.min()
+    }
+
+    /// Since when the panel has been without its broker, once that is longer than
+    /// `staleAfter` (the banner says it); nil while connected or not yet stale.
+    public func offlineSince(now: Double) -> Double? {
+        if case .connected = state { return nil }
+        let since = lastContact ?? created
+        return now - since >= settings.staleAfter ? since : nil
+    }
+
+    /// The socket is readable.
+    public func readable(_ descriptor: Int32, at now: Double) {
+        guard let connection, connection.descriptor == descriptor else { return }
+        handle(connection.readable(), at: now)
+    }
+
+    /// The socket is writable.
+    public func writable(_ descriptor: Int32, at now: Double) {
+        guard let connection, connection.descriptor == descriptor else { return }
+        handle(connection.writable(), at: now)
+    }
+
+    /// The timer: a retry that is due, keepalive once a second, a status that changed.
+    public func tick(at now: Double) {
+        lastTick = now
+        if case .waiting(let retry, let failures, _) = state, now >= retry {
+            connect(at: now, failures: failures)
+        }
+        if let due = nextMaintain, now >= due, let connection {
+            nextMaintain = now + 1
+            handle(connection.maintain(), at: now)
+        }
+        if let due = triggerAt, now >= due {
+            triggerAt = nil
+            onTrigger?()
+        }
+        publishStatusIfChanged()
+        if list?.isBehind == true { onList?() }
+    }
+
+    /// Publishes a tapped row's item (its JSON) to the tap topic; what happened, for the trace.
+    public func publishTap(_ item: Item) -> String {
+        guard case .connected = state, let connection else { return "not published: the broker is not connected" }
+        do throws(MQTTError) {
+            try connection.publish(settings.tapTopic, item.json)
+            return "published to \(settings.tapTopic)"
+        } catch {
+            return "not published: \(error)"
+        }
+    }
+
+    /// Says goodbye: the status says offline (a clean DISCONNECT sends no will), then the
+    /// connection closes.
+    public func stop() {
+        guard let connection, case .connected = state else { return }
+        try? connection.publish(settings.statusTopic, Array(Self.offline.utf8), retain: true)
+        _ = connection.writable()
+        connection.disconnect()
+        _ = connection.writable()
+    }
+
+    private func connect(at now: Double, failures: Int) {
+        do throws(MQTTError) {
+            if let connection {
+                try connection.reconnect()
+            } else {
+                let made = try MQTTConnection(settings.connection)
+                connection = made
+                try made.connect()
+            }
+            state = .connecting(since: now, failures: failures)
+            socketGeneration += 1
+            nextMaintain = now + 1
+        } catch {
+            fail("\(error)", at: now, failures: failures + 1)
+        }
+    }
+
+    /// Waits before the next try: [d/2, d] seconds, d = min(60, 2^(failures-1)).
+    private func fail(_ reason: String, at now: Double, failures: Int) {
+        let ceiling = min(Self.maxBackoff, Double(1 << min(max(failures - 1, 0), 16)))
+        let wait = Double.random(in: ceiling / 2 ... ceiling, using: &random)
+        state = .waiting(retry: now + wait, failures: failures, reason: reason)
+        nextMaintain = nil
+        published = nil
+        if said.insert(reason).inserted {
+            Log.warning("mqtt: \(settings.connection.host):\(settings.connection.port): \(reason); trying again in \(Int(wait.rounded(.up))) s, then with back-off up to \(Int(Self.maxBackoff)) s")
+        }
+    }
+
+    private func handle(_ events: [MQTTConnection.Event], at now: Double) {
+        for event in events {
+            switch event {
+            case .connected:
+                state = .connected(since: now, failures: failures)
+                lastContact = now
+                refusal = nil
+                Log.info("mqtt: connected to \(settings.connection.host):\(settings.connection.port) as \(settings.connection.clientID)"
+                         + (settings.listTopic.map { "; the list from \($0)" } ?? "") + "; status on \(settings.statusTopic)")
+                for topic in [settings.listTopic, settings.triggerTopic, settings.commandTopic].compactMap({ $0 }) {
+                    do throws(MQTTError) { try connection?.subscribe(topic) } catch { Log.error("mqtt: cannot subscribe to \(topic): \(error)") }
+                }
+                published = nil
+                publishStatusIfChanged()
+            case .refused(let reason):
+                fail("the broker refused the connection: \(reason)", at: now, failures: failures + 1)
+            case .message(let topic, let payload, _):
+                lastContact = now
+                if topic == settings.listTopic, let list {
+                    list.receive(payload)
+                    if list.isBehind { onList?() }
+                }
+                if topic == settings.triggerTopic, triggerAt == nil {
+                    // One refresh per burst of triggers: a second while one waits adds nothing.
+                    triggerAt = now + Double.random(in: 0...settings.triggerJitter, using: &random)
+                }
+                if topic == settings.commandTopic { command(payload) }
+            case .subscriptionRefused(let topic, let reason):
+                Log.error("mqtt: the broker refused the subscription to \(topic): \(reason) (its ACL?)")
+            case .publishRefused(let topic, let reason):
+                let why = "the broker refused the panel's message on \(topic): \(reason) (its ACL?)"
+                if refusal != why { Log.error("mqtt: " + why) }
+                refusal = why
+            case .disconnected(let reason):
+                // A refusal is followed by the socket's close: one failure, its reason kept.
+                if case .waiting = state { continue }
+                socketGeneration += 1
+                let lost = reason.map { "connection lost: \($0)" } ?? "disconnected"
+                guard case .connected(let since, let before) = state else {
+                    fail(lost, at: now, failures: failures + 1)
+                    continue
+                }
+                lastContact = now
+                guard let reason, now - since < Self.shortLived else {
+                    said = []
+                    fail(lost, at: now, failures: 1)
+                    continue
+                }
+                // Dropped as soon as it was made: most often a second client that took the same
+                // id (Mosquitto closes the older one without a word), and the two would take it
+                // from each other every second were the back-off to start again each time.
+                fail("connection lost within a minute of connecting: \(reason) (does another client use the id "
+                     + "\(settings.connection.clientID)? Each panel needs its own: /etc/machine-id, or data.mqtt-client-id)",
+                     at: now, failures: before + 1)
+            }
+        }
+    }
+
+    /// A command message: `refresh`, `blank` or `wake` (blanks and a newline around it allowed).
+    private func command(_ payload: [UInt8]) {
+        let word = String(decoding: payload.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
+            .reversed().drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }.reversed(), as: UTF8.self)
+        switch word {
+        case "refresh": onCommand?(.refresh)
+        case "blank": onCommand?(.blank)
+        case "wake": onCommand?(.wake)
+        default: Log.warning("mqtt: unknown command \"\(word.prefix(40))\" on \(settings.commandTopic ?? "")")
+        }
+    }
+
+    /// Failures in a row so far (0 while connected).
+    private var failures: Int {
+        switch state {
+        case .waiting(_, let failures, _), .connecting(_, let failures): return failures
+        case .connected: return 0
+        }
+    }
+
+    /// Publishes the status, retained, when connected and it differs from what went last.
+    private func publishStatusIfChanged() {
+        guard case .connected = state, let connection else { return }
+        let body = status()
+        guard body != published else { return }
+        let json = body.hasPrefix("{") && body.count > 2 ? #"{"online":true,"# + body.dropFirst() : #"{"online":true}"#
+        do throws(MQTTError) {
+            try connection.publish(settings.statusTopic, Array(json.utf8), retain: true)
+            published = body
+        } catch {
+            Log.warning("mqtt: cannot publish the status: \(error)")
+        }
+    }
+}
+
+extension String {
+    /// The string with zeros before it up to `width` characters (hex digits of a hash).
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}

@@ -1,0 +1,217 @@
+import FoundationEssentials
+import Glibc
+import PanelHost
+
+/// The kiosk program on the host: the configured list as the stage's content, and what the
+/// program adds around it as loop sources (its control socket, its fleet's broker, its metrics
+/// file), its own configuration keys and reload, its status in every form an operator reads.
+/// `panel-refresh run` makes one with ``panel(configuration:path:display:)``; replays, the
+/// demo, expected frames and the tests with ``virtual(configuration:display:fonts:notifier:machine:connectsBroker:announces:source:)``.
+/// It brokers between the fleet and the list in one place: the link's news reaches the list
+/// here, and the list reads what it says of the broker itself (`KioskList.broker`).
+@MainActor
+public final class Kiosk {
+    /// The host the kiosk runs on.
+    public let host: KioskHost
+    /// The configuration in use, with the machine's folders applied.
+    public private(set) var configuration: KioskConfiguration
+    /// The list on the stage now: a reload that changes what it is built from puts a new one
+    /// there (the stage stays).
+    public private(set) var list: KioskList
+    /// The file the configuration came from (SIGHUP reads it again); nil: nothing to reload.
+    public var configurationPath: String?
+    /// The control socket `panel-refresh ctl` talks to, when there is one.
+    public let control: ControlServer?
+    /// The fleet's MQTT broker, when the configuration names one (`data.mqtt-url`).
+    public let fleet: FleetLink?
+    /// The metrics file (`state.metrics-file`), written every `state.metrics-seconds`.
+    public let metrics: MetricsFile
+    /// Hears every list the kiosk shows (the first at the start, each a reload builds) before
+    /// it loads: the place to wire a trace.
+    public var onList: ((KioskList) -> Void)?
+    /// The machine's folders and ids.
+    let machine: MachineEnvironment
+    /// Whether the journal hears of the list's changes.
+    let announces: Bool
+    /// Makes a list's data source for a configuration.
+    let makeSource: (KioskConfiguration, Animator, any WorkExecutor) -> any ItemSource
+
+    /// The kiosk for `configuration` on `host`: its list made and shown, its sources watched,
+    /// its reload and stop given to the host. Throws what the list's appearance throws.
+    init(host: KioskHost, configuration: KioskConfiguration, machine: MachineEnvironment, control: ControlServer?, fleet: FleetLink?,
+         announces: Bool, source: @escaping (KioskConfiguration, Animator, any WorkExecutor) -> any ItemSource) throws {
+        (self.host, self.configuration, self.machine, self.control, self.fleet) = (host, configuration, machine, control, fleet)
+        (self.announces, makeSource) = (announces, source)
+        metrics = MetricsFile(file: configuration.metricsFile, seconds: configuration.metricsSeconds)
+        list = try KioskList.configured(configuration, on: host.stage, source: source, broker: fleet, announces: announces)
+        try host.show(list)
+        // The host holds what it watches and shows, not the kiosk: these reach it weakly, and
+        // whoever made the kiosk keeps it as long as its host runs.
+        metrics.render = { [weak self] in self.map { MetricsExposition.prometheus.render($0.status()) } ?? "" }
+        for source in [control, fleet, metrics] as [(any LoopSource)?] { if let source { host.watch(source) } }
+        control?.onRequest = { [weak self] command, answer in self?.request(command, answer: answer) }
+        fleet?.status = { [weak self] in self?.fleetStatus() ?? "{}" }
+        fleet?.onList = { [weak self] in _ = self?.list.refreshAutomatically() }
+        fleet?.onTrigger = { [weak self] in
+            Log.info("mqtt: a trigger's refresh")
+            _ = self?.list.refreshAutomatically()
+        }
+        fleet?.onCommand = { [weak self] command in
+            Log.info("mqtt: \(command) asked")
+            self?.request(command) { reply in
+                if case .error(let why) = reply { Log.warning("mqtt: \(command): \(why)") }
+            }
+        }
+        host.onStart = { [weak self] in
+            guard let self else { return }
+            self.onList?(self.list)
+            self.metrics.schedule(from: self.host.clock.now)
+        }
+        host.onReload = { [weak self] in self?.reload() }
+        host.onStop = { [weak self] in
+            self?.fleet?.stop()
+            self?.control?.close()
+            // A data-source command still running, and what escaped its group, end with us.
+            ChildSupervisor.endAll()
+        }
+    }
+
+    /// Loads the first page and draws the first frame (``KioskHost/start(at:loading:)``).
+    public func start(at time: Double, loading: Bool = true) { host.start(at: time, loading: loading) }
+
+    // MARK: Status
+
+    /// What the kiosk tells the outside now: the host's part, the list's, the broker's.
+    public func status(memory: Bool = true) -> KioskStatus {
+        let clock = host.clock
+        let counters = list.counters
+        return KioskStatus(host: host.status(memory: memory), items: list.items.count, refreshes: counters,
+                           dataAge: counters.lastSuccessTime.map { clock.now - $0 },
+                           nextRefresh: list.nextAutomaticRefresh.map { clock.date.addingTimeInterval($0 - clock.now) },
+                           consecutiveFailures: list.schedule?.failures ?? 0, pictureCacheBytes: list.pictures?.bytesUsed ?? 0,
+                           pictureCacheHits: list.pictures?.hits ?? 0, pictureCacheMisses: list.pictures?.misses ?? 0,
+                           brokerState: fleet?.stateName, brokerTrouble: fleet?.problem)
+    }
+
+    /// The status the fleet's broker keeps for the panel: `ctl status`'s JSON without what
+    /// changes every second (the uptime, the data's age, the memory, the frame counts), so it
+    /// is published when the panel's state changes, not on every round.
+    private func fleetStatus() -> String {
+        var s = status(memory: false)
+        (s.host.uptime, s.dataAge, s.host.frames, s.host.droppedFrames) = (0, nil, 0, 0)
+        return s.json
+    }
+
+    // MARK: Requests (the control socket, the broker's commands)
+
+    /// One request of `ctl` (or the broker's command topic), answered on the loop; a
+    /// screenshot's encoding off it, its answer at an entry of its own.
+    func request(_ command: ControlCommand, answer: @escaping @MainActor (ControlReply) -> Void) {
+        func text(_ line: String) -> ControlReply { .ok(Array((line + "\n").utf8)) }
+        switch command {
+        case .status:
+            answer(text(status().json))
+        case .metrics(let format):
+            answer(.ok(Array(format.render(status()).utf8)))
+        case .refresh:
+            Log.info("control: refresh asked")
+            // As the timer's refresh: in refresh.auto-style, the reader's place kept.
+            answer(list.refreshAutomatically() ? text("refreshing") : text("a refresh is under way already"))
+        case .blank:
+            answer(host.stage.blankNow() ? text("blank") : text(host.display.isBlank ? "blank already" : "cannot blank"))
+        case .wake:
+            answer(host.stage.wakeUp() ? text("awake") : text("awake already"))
+        case .screenshot:
+            guard let snapshot = host.display.glassSnapshot() else { return answer(.error("nothing is on the glass yet")) }
+            host.executor.execute(in: nil, {
+                Result { () throws -> [UInt8] in try PNG.encode(snapshot) }
+            }, then: { result in
+                switch result {
+                case .success(let png): answer(.ok(png))
+                case .failure(let error): answer(.error("cannot encode the screenshot: \(error)"))
+                }
+            })
+        }
+    }
+
+    // MARK: Reload
+
+    /// SIGHUP: the file read again. Only what its changed keys reach is rebuilt: a list whose
+    /// data source, rows, appearance, locale or limits changed is made anew on the same stage
+    /// (made first: a refused reload leaves the list in use untouched); `[refresh]`, blanking,
+    /// the backlight, resampling and the metrics file are taken in place, the list and the
+    /// reader's place kept; the display, input and broker settings apply at the next start.
+    /// STATUS goes on saying where the kiosk stands; the journal says what was applied.
+    func reload() {
+        guard let path = configurationPath else {
+            Log.info("reload: no configuration file: nothing to reload")
+            return
+        }
+        let fresh: KioskConfiguration
+        do {
+            fresh = machine.applied(to: try KioskConfiguration.load(path: path))
+        } catch {
+            host.refuseReload(error)
+            return
+        }
+        if fresh.brokerSettings != configuration.brokerSettings {
+            // The link is made once, at the start: its connection, will and subscriptions.
+            Log.warning("reload: the broker's settings (data.mqtt-*, [mqtt], refresh.trigger-*) apply at the next start")
+        }
+        let changed = fresh.changedKeys(from: configuration)
+        var rebuilt: KioskList?
+        if !changed.isDisjoint(with: KioskConfiguration.listKeys) {
+            do {
+                rebuilt = try KioskList.configured(fresh, on: host.stage, source: makeSource, broker: fleet, announces: announces)
+            } catch {
+                host.refuseReload(error)
+                return
+            }
+        }
+        configuration = fresh
+        metrics.reconfigure(file: fresh.metricsFile, seconds: fresh.metricsSeconds, now: host.clock.now)
+        let kept = host.reconfigure(fresh.host)
+        if rebuilt == nil && !kept {
+            // The host's keys reach the list (its language): made anew after all.
+            rebuilt = try? KioskList.configured(fresh, on: host.stage, source: makeSource, broker: fleet, announces: announces)
+        }
+        var said = "reloaded \(path)"
+        if let rebuilt {
+            do {
+                try host.show(rebuilt)
+            } catch {
+                host.refuseReload(error)
+                return
+            }
+            list = rebuilt
+            onList?(rebuilt)
+            rebuilt.start()
+            said += ": a new list on the same stage (the display, blanking and the statistics kept)"
+        } else {
+            list.apply(refreshKeys: fresh)
+            said += changed.isEmpty ? ": nothing changed" : ": " + changed.sorted().joined(separator: ", ") + " applied; the list and its place kept"
+        }
+        Log.info(said)
+    }
+}
+
+extension KioskConfiguration {
+    /// The keys a list is built from: a reload that changes one of them makes a new list.
+    /// The rest are the host's (blanking, the backlight and resampling in place; the display
+    /// and input at the next start), the list's in place (``KioskList/keysInPlace``), the
+    /// metrics file's (in place), or the broker's and the control socket's (the next start).
+    public static let listKeys: Set<String> = {
+        let elsewhere: Set<String> = KioskList.keysInPlace.union(["state.metrics-file", "state.metrics-seconds", "state.control-socket",
+                                                                 "refresh.trigger-topic", "refresh.trigger-jitter"])
+        return Set(keys.filter { key in
+            !["input", "display", "mqtt"].contains(key.section) && !key.qualified.hasPrefix("data.mqtt-")
+        }.map(\.qualified)).subtracting(elsewhere)
+    }()
+
+    /// What the broker's link is made from, to tell a reload that changed it.
+    var brokerSettings: [String] {
+        [mqttBroker?.description, mqttTopic, mqttUser, mqttPasswordFile, mqttClientID, mqttCAFile, mqttStatusTopic, mqttTapTopic,
+         mqttCommandTopic, refreshTriggerTopic, "\(mqttCommands)", "\(refreshTriggerJitter)", "\(mqttStaleAfter)", "\(source == .mqtt)"]
+            .map { $0 ?? "-" }
+    }
+}

@@ -1,0 +1,618 @@
+import FoundationEssentials
+import Glibc
+import PanelHost
+
+/// The kiosk's list: a `ListView` with a header that reloads the first page and a footer that
+/// loads the next, over an `ItemSource`, tracing what happens; or, horizontal, a row of
+/// columns whose trailer loads the next page (MJRefresh has no header across: the first page
+/// loads at the start and on `reload()`). The program's `demo`, `replay` and `run` all drive
+/// one of these; on a stage it is the configured content (`KioskList+Stage.swift`), built
+/// from the configuration by `configured(_:on:source:broker:)`.
+@MainActor
+public final class KioskList: ListDataSource {
+    /// The UI the list is in.
+    public let scene: Scene
+    /// The list of items.
+    public let list: ListView
+    /// The header; attached to a vertical list only.
+    public let header: StateHeader
+    /// The footer; attached to a vertical list only.
+    public let footer: RefreshFooter
+    /// The trailer of a horizontal list (nil: none, only the first page shows).
+    public let trailer: Trailer?
+    /// What loads the next page: the footer (vertical) or the trailer (horizontal).
+    public var loader: (any LoadMoreComponent)? { list.orientation == .vertical ? footer : trailer }
+    /// Where the items come from.
+    public let source: any ItemSource
+    /// Items asked per page.
+    public var pageSize: Int
+    /// Seconds a failed refresh shows its failure before the header closes.
+    public var failureDisplayDuration: Double = 2
+    /// Seconds a successful refresh shows its result ("Up to date") before the header closes.
+    public var successDisplayDuration: Double = 0
+    /// The items shown, all pages loaded so far.
+    public private(set) var items: [Item] = []
+    private var loadedPages = 0
+    /// Every trace event, in order.
+    public private(set) var trace: [TraceEvent] = []
+    /// Also hears every trace event (the program prints them).
+    public var onTrace: ((TraceEvent) -> Void)?
+    /// Hears every change of the items (a refresh that brought new ones, or a page loaded).
+    public var onItemsChanged: (() -> Void)?
+    /// Hears the start of every refresh of the first page, whatever started it.
+    public var onRefreshBegan: (() -> Void)?
+    /// Hears the end of every refresh of the first page, whatever its result (the kiosk
+    /// tells systemd and the metrics).
+    public var onRefreshEnded: (() -> Void)?
+    /// Whether the last refresh of the first page failed.
+    public private(set) var lastRefreshFailed = false
+    /// When the kiosk refreshes by itself (nil: only when asked: a pull, the operator).
+    public var schedule: RefreshSchedule?
+    /// How an automatic refresh shows.
+    public var autoStyle = AutoStyle.silent
+    /// What the refreshes did since the start.
+    public private(set) var counters = RefreshCounters()
+    /// No request before this time (seconds of the scene's clock): a busy server's
+    /// `Retry-After`. A refresh asked for sooner fails at once with what the server said.
+    public private(set) var notBefore = -Double.infinity
+    /// The busy server's answer that set `notBefore`.
+    private var busy: DataSourceError?
+    /// The first page's load under way (never two at once), and how it shows.
+    private var loading: Loading?
+    /// Counts the first page's loads: a next page asked before the last one began belongs to
+    /// a list that is gone.
+    private var generation = 0
+    /// Hears data source failures (the program logs them and sets STATUS).
+    public var onError: ((any Error) -> Void)?
+    /// Whether the trace's frame lines carry `renderMs` (`--timings`): a measurement of the
+    /// machine, so a trace with it differs from run to run.
+    public var tracesTimings = false
+    /// Seconds of the scene's clock at the first input event; traces count from it.
+    public var traceOrigin: Double = 0
+    /// Fetches and decodes the rows' pictures off the run loop (nil: rows show no pictures).
+    public var pictures: ThumbnailLoader? {
+        didSet { pictures?.onChange = { [weak self] in self?.pictureChanged($0) } }
+    }
+    /// The pictures' side, points.
+    public var imageSize: Double = 56
+    /// Whether some item has a picture: then every row has the picture column.
+    public private(set) var showsPictures = false
+    /// The picture each cell on screen wants.
+    private var cellPictures: [ObjectIdentifier: ThumbnailLoader.Request] = [:]
+    /// What the list says while it has no rows: loading, empty or failed (inside the list, so a
+    /// vertical list's pull still reaches the header).
+    public let statusView: ListStatusView
+    /// The strip along the screen's bottom after a refresh failed over items already shown.
+    public let banner = RefreshBanner()
+    /// What the list says now instead of rows (nil: it shows rows).
+    public var status: ListStatus? { statusView.status }
+    /// When the items on screen arrived (the scene clock's date), for the banner.
+    public private(set) var itemsDate: Date?
+    /// The scene clock's time at which the first page arrived, until its first picture shows.
+    private var pageArrivedAt: Double?
+    /// A picture of the page became ready; it is on screen at the next frame.
+    private var firstPictureReady = false
+    /// Hears the seconds from the first page's arrival to the first frame with one of its
+    /// pictures on screen (once per first page; the program logs it).
+    public var onFirstPicture: ((Double) -> Void)?
+    /// The stage the list is on, between `attach` and `detach`.
+    public internal(set) weak var stage: Stage?
+    /// `refresh.quiet-after-touch`: seconds after the last touch before a due automatic refresh runs.
+    public var quietAfterTouch = 30.0
+    /// Whether refreshes that changed the list are told to the journal (`list-changed`).
+    public var announcesChanges = true
+    /// The count of changing refreshes, and the item count, when the journal last heard of them.
+    var changesAnnounced = (refreshes: 0, items: 0)
+    /// The fleet's broker, when there is one: what is wrong with it is said beside the list,
+    /// and its silence over it (`offlineSince`).
+    public weak var broker: FleetLink?
+    /// What is wrong with the broker, as last said in STATUS.
+    public internal(set) var brokerTrouble: String?
+    /// What seeds the automatic refreshes' phase and waits: the machine's id.
+    public var seed = ""
+
+    /// How a refresh the kiosk starts by itself shows (`refresh.auto-style`).
+    public enum AutoStyle: String, Sendable, CaseIterable {
+        /// The header opens, spins and closes, as a pull would (the list goes to its top).
+        case header
+        /// The rows change in place, the reader's place kept, with no header; the last-updated
+        /// time is set.
+        case silent
+    }
+
+    /// How the first page's load under way shows.
+    private enum Loading {
+        /// The header is open for it (a pull, `reload()`, an automatic refresh in header style).
+        case header
+        /// Nothing shows it (an automatic refresh in silent style, until a pull joins it).
+        case silent
+        /// A horizontal list's reload (it has no header).
+        case list
+    }
+
+    /// What a tap on a row does (`rows.tap`).
+    public enum TapAction {
+        /// Nothing but the trace's select line.
+        case none
+        /// Opens the item's detail page over the list.
+        case detail
+        /// Runs the command with the item (`rows.tap-command`).
+        case command(TapCommand)
+        /// Hands the item on (`rows.tap = publish`: to the broker); the result is the trace's.
+        case publish((Item) -> String)
+    }
+    /// What a tap on a row does.
+    public var tapAction: TapAction = .none
+    /// The detail page open over the list, if any.
+    public private(set) var detailPage: DetailPage?
+    /// The picture the detail page shows.
+    private var detailPicture: ThumbnailLoader.Request?
+    /// When the last pan ended (trace time): tells the second floor's push up from a call.
+    private var lastPanEnd = -Double.infinity
+    /// The detail page's slide and back swipe (and a page still sliding out).
+    public let pages: PageStack
+    /// Where the topmost page was drawn at the last page line (nil: none was on screen).
+    private var lastPageX: Double?
+
+    /// A list on `scene`, not on it yet (``place()``, or a stage's `show`).
+    /// - Parameters: `header` and `footer` default to MJRefresh's normal header and auto footer;
+    ///   `orientation` horizontal lays the items out as columns, loaded further by `trailer`.
+    public init(scene: Scene, source: any ItemSource, pageSize: Int = 20, localizer: RefreshLocalizer = .shared,
+                header: StateHeader? = nil, footer: RefreshFooter? = nil,
+                orientation: Axis = .vertical, trailer: Trailer? = nil) {
+        (self.scene, self.source, self.pageSize) = (scene, source, pageSize)
+        pages = PageStack(scene: scene)
+        list = ListView(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator)
+        // A new screen size (a window resized, a panel in another mode) resizes the list in place.
+        list.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+        list.rowHeight = .fixed(72)
+        list.orientation = orientation
+        self.header = header ?? NormalHeader(localizer: localizer)
+        self.footer = footer ?? AutoNormalFooter(localizer: localizer)
+        self.trailer = trailer
+        statusView = ListStatusView(localizer: localizer)
+        self.header.finishedDisplayDuration = 0
+        list.dataSource = self
+        list.delegate = self
+        if orientation == .vertical {
+            list.header = self.header
+            list.footer = self.footer
+        } else {
+            list.trailer = trailer
+        }
+        self.footer.hidesWhenEmpty = true
+        statusView.suggestsPull = orientation == .vertical
+        list.addSubview(statusView)
+        statusView.retryAction = { [weak self] in
+            guard let self else { return }
+            self.record(.retry(t: self.now))
+            self.reload()
+        }
+        layoutStatus()
+        self.header.refreshingAction = { [weak self] in self?.refresh() }
+        self.header.stateDidChangeHandler = { [weak self] in self?.record(.state(t: self?.now ?? 0, component: "header", from: $0, to: $1)) }
+        if let loader {
+            let name = orientation == .vertical ? "footer" : "trailer"
+            loader.refreshingAction = { [weak self] in self?.loadMore() }
+            loader.stateDidChangeHandler = { [weak self] in self?.record(.state(t: self?.now ?? 0, component: name, from: $0, to: $1)) }
+        }
+        self.header.twoLevelHandler = { [weak self] open in
+            guard let self else { return }
+            // A close that follows the release of a pan is the push up; any other, a call.
+            let how = self.now - self.lastPanEnd < 0.05 ? "push" : "call"
+            self.record(open ? .open(t: self.now, page: "second-floor", row: nil) : .close(t: self.now, page: "second-floor", how: how))
+        }
+        pages.onClose = { [weak self] _, how in self?.forgetDetail(how: how) }
+    }
+
+    /// Puts the list and its banner on the scene's root view and routes the scene's touches to
+    /// the list (a stage's `show` does it; a bare scene's tests call it).
+    public func place() {
+        scene.screen.rootView.addSubview(list)
+        scene.dispatcher.scrollView = list
+        scene.screen.rootView.addSubview(banner)
+        layoutStatus()
+        scene.dispatcher.onPress = { [weak self] view, down in
+            guard let self, let cell = view as? ListCell, cell.row >= 0 else { return }
+            self.record(.press(t: self.now, row: cell.row, down: down))
+        }
+        scene.dispatcher.onPan = { [weak self] e in
+            guard let self else { return }
+            self.pages.handle(e)
+            if e.state == .ended || e.state == .cancelled { self.lastPanEnd = self.now }
+            self.record(.pan(t: self.now, phase: e.state.rawValue, x: e.location.x, y: e.location.y,
+                             vx: e.velocity.x, vy: e.velocity.y, touches: e.numberOfTouches))
+        }
+    }
+
+    private var now: Double { scene.clock.now - traceOrigin }
+
+    /// Starts the trace afresh with `t` counted from `origin` (seconds of the scene's clock):
+    /// a replay's trace begins with its recording, after the first page is in.
+    public func beginTrace(origin: Double) {
+        trace.removeAll()
+        traceOrigin = origin
+    }
+
+    /// The list's offset in the frame drawn last, until it is presented (nil: none waits).
+    private var drawnOffset: Point?
+
+    /// A frame was drawn: the offset it shows, for its frame line when it reaches the glass.
+    public func frameDrawn() { drawnOffset = list.contentOffset }
+
+    /// A frame reached the display (the frame driver's completion): the trace's frame line, at
+    /// the time it is on the glass with the offset it was drawn with.
+    /// - Parameter renderSeconds: how long it took to draw and copy, seconds.
+    public func framePresented(renderSeconds: Double) {
+        if firstPictureReady, let arrived = pageArrivedAt {
+            pageArrivedAt = nil
+            onFirstPicture?(scene.clock.now - arrived)
+        }
+        let offset = drawnOffset ?? list.contentOffset
+        drawnOffset = nil
+        record(.frame(t: now, offsetX: offset.x, offsetY: offset.y, rows: list.numberOfRows,
+                      renderMs: tracesTimings ? renderSeconds * 1000 : nil))
+        // Where a sliding page was drawn, when it moved.
+        let pageX = pages.shown.last?.page.frame.origin.x
+        if let pageX, pageX != lastPageX { record(.page(t: now, x: pageX)) }
+        lastPageX = pageX
+    }
+
+    fileprivate func record(_ event: TraceEvent) {
+        trace.append(event)
+        onTrace?(event)
+    }
+
+    /// Loads the first page without a pull (the program's start).
+    public func start() { reload() }
+
+    /// Loads the first page again: through the header on a vertical list (as a pull does),
+    /// directly on a horizontal one. False while a refresh shows already (a silent one under
+    /// way is joined: the header opens and closes with its answer).
+    @discardableResult
+    public func reload() -> Bool {
+        // An empty list says it is loading from the first frame: the header takes its opening
+        // animation (0.25 s) before its action starts the load, and until then the glass
+        // showed "Updating…" over a blank list.
+        if items.isEmpty && statusView.status != .loading { statusView.status = .loading }
+        guard list.orientation == .horizontal else { return header.beginRefreshing() }
+        guard loading == nil else { return false }
+        refresh()
+        return true
+    }
+
+    /// Whether a refresh of the first page is under way or shows (the header open).
+    public var isRefreshing: Bool { loading != nil || header.isRefreshing }
+
+    /// When the next automatic refresh is due (seconds of the scene's clock); nil: none is
+    /// (no `schedule`, or a refresh is under way).
+    public var nextAutomaticRefresh: Double? {
+        guard let due = schedule?.due else { return nil }
+        return max(due, notBefore)
+    }
+
+    /// Starts the automatic refresh that is due, in `autoStyle`; false when a refresh is under
+    /// way already (it counts: the schedule waits from its end).
+    @discardableResult
+    public func refreshAutomatically() -> Bool {
+        guard !isRefreshing else { return false }
+        if autoStyle == .header || list.orientation == .horizontal { return reload() }
+        beginFirstPage(.silent)
+        return true
+    }
+
+
+    /// Shows the built-in sample's first page at once, without a refresh (replays and the demo
+    /// start from a full list).
+    public func showFirstPage() {
+        items = (0..<pageSize).map { Item(id: "0-\($0 + 1)", title: "Item \($0 + 1)", subtitle: "Sample data") }
+        loadedPages = 1
+        statusView.status = nil
+        list.reloadData()
+    }
+
+    /// The status fills the list's own area at the content's start (it moves with a pull);
+    /// the banner runs along the screen's bottom.
+    public func layoutStatus() {
+        statusView.frame = Rect(origin: .zero, size: list.frame.size)
+        let size = scene.screen.size
+        banner.frame = Rect(x: 0, y: size.height - RefreshBanner.height, width: size.width, height: RefreshBanner.height)
+    }
+
+    /// Since when the list's broker has been out of reach, once that is longer than the panel
+    /// lets pass unsaid (`mqtt.stale-after`); nil: reached. The banner says so over the items
+    /// on screen, unless a failed refresh's reason is shown there.
+    public var offlineSince: Date? {
+        didSet {
+            guard offlineSince != oldValue, failureShown == nil else { return }
+            showBanner(nil)
+        }
+    }
+    /// The failed refresh's reason the banner shows, if any.
+    private var failureShown: String?
+
+    /// Shows the banner for a failed refresh over the items on screen, or hides it (nil; the
+    /// broker's offline note stays while it holds).
+    private func showBanner(_ reason: String?) {
+        failureShown = reason
+        let offline = reason == nil && !items.isEmpty ? offlineSince : nil
+        let shown = reason != nil || offline != nil
+        if shown != !banner.isHidden {
+            // The last rows scroll up from under the banner while it shows.
+            list.contentInset.bottom += shown ? RefreshBanner.height : -RefreshBanner.height
+        }
+        banner.isHidden = !shown
+        let formatter = header.lastUpdatedFormatter, today = scene.clock.date
+        let time = itemsDate.map { formatter.shortText(for: $0, now: today) }
+        if let offline {
+            banner.label.text = RefreshBanner.text(offlineSince: formatter.shortText(for: offline, now: today), itemsFrom: time,
+                                                   localizer: statusView.localizer)
+            return
+        }
+        guard let reason else { return }
+        // When the kiosk refreshes by itself, the next attempt's time (after the back-off).
+        let retry = nextAutomaticRefresh.map { formatter.shortText(for: today.addingTimeInterval($0 - scene.clock.now), now: today) }
+        banner.label.text = RefreshBanner.text(reason: reason, itemsFrom: time, retryingAt: retry, localizer: statusView.localizer)
+    }
+
+    /// The header's refreshing action (and a horizontal list's reload): the first page's load,
+    /// unless one is under way already, whose answer then ends the header too.
+    private func refresh() {
+        guard loading == nil else {
+            if list.orientation == .vertical { loading = .header }
+            return
+        }
+        beginFirstPage(list.orientation == .vertical ? .header : .list)
+    }
+
+    /// What the busy server said, with the seconds still to wait, while `notBefore` holds every
+    /// request back; nil once it has passed.
+    private var heldBack: DataSourceError? {
+        guard scene.clock.now < notBefore, case let .busy(source, status, _)? = busy else { return nil }
+        return .busy(source: source, status: status, retryAfter: (notBefore - scene.clock.now).rounded(.up))
+    }
+
+    /// The one path of every refresh, whatever started it: the trace's line, the schedule, the
+    /// load, and its end (`endFirstPage`).
+    private func beginFirstPage(_ shows: Loading) {
+        record(.refresh(t: now, component: shows == .header ? "header" : "list"))
+        loading = shows
+        generation += 1
+        onRefreshBegan?()
+        if items.isEmpty { statusView.status = .loading }
+        if let held = heldBack {
+            // The server asked for no request until then: none is made, and the schedule,
+            // which waits for that time already, is not told of an attempt.
+            return endFirstPage(.failure(held), asked: false)
+        }
+        schedule?.began()
+        source.load(page: 0, pageSize: pageSize) { [weak self] result in self?.endFirstPage(result) }
+    }
+
+    /// A first page arrived (or did not): the list, the header, the banner and the schedule
+    /// (`asked` false: no request was made, the schedule is left as it is).
+    private func endFirstPage(_ result: Result<ItemPage, Error>, asked: Bool = true) {
+        loading = nil
+        let at = scene.clock.now
+        lastRefreshFailed = (try? result.get()) == nil
+        switch result {
+        case .success(let page):
+            counters.bytesFetched += page.bytesFetched
+            if page.notModified { counters.notModified += 1 }
+            counters.lastSuccess = scene.clock.date
+            counters.lastSuccessTime = at
+            schedule?.succeeded(at: at, freshFor: page.freshFor)
+            // The server may be back: pictures that failed are tried again.
+            pictures?.forgetFailures()
+            itemsDate = scene.clock.date
+            if page.isUnchanged {
+                counters.unchanged += 1
+            } else {
+                counters.changed += 1
+                show(page.items)
+            }
+            statusView.status = items.isEmpty ? .empty : nil
+            showBanner(nil)
+            if header.isRefreshing {
+                header.finishedDisplayDuration = successDisplayDuration
+                header.endRefreshing()
+            } else if list.orientation == .vertical {
+                // A silent refresh: the header shows its time when it next opens.
+                header.stampLastUpdated()
+            }
+            if !page.isUnchanged {
+                if page.items.count < pageSize { loader?.endRefreshingWithNoMoreData(completion: nil) } else { loader?.resetNoMoreData() }
+            }
+        case .failure(let error):
+            counters.failed += 1
+            counters.lastError = String(describing: error)
+            let retryAfter = (error as? DataSourceError)?.retryAfter
+            if asked {
+                if let retryAfter {
+                    notBefore = max(notBefore, at + retryAfter)
+                    busy = error as? DataSourceError
+                }
+                schedule?.failed(at: at, retryAfter: retryAfter)
+            }
+            // The list on screen stays; the header shows the failure, then the list says it:
+            // in its place when it has no rows, in the banner over the rows it has.
+            // The journal and the trace say the whole of it; the glass names a command or a
+            // file by its name, not its path.
+            record(.error(t: now, message: String(describing: error)))
+            onError?(error)
+            let reason = DataSourceError.panelText(error)
+            if items.isEmpty { statusView.status = .failed(reason: reason) } else { showBanner(reason) }
+            if header.isRefreshing {
+                header.finishedDisplayDuration = failureDisplayDuration
+                header.endRefreshing(result: .failure(reason))
+            }
+        }
+        onRefreshEnded?()
+    }
+
+    /// New items for the list, the reader's place kept: the row at the top of the screen stays
+    /// where it is when its item is still there (`ListView.reloadData(keeping:)`).
+    private func show(_ page: [Item]) {
+        let anchor = list.placeAnchor()
+        items = page
+        loadedPages = 1
+        showsPictures = page.contains { !$0.image.isEmpty }
+        if pictures != nil, showsPictures {
+            (pageArrivedAt, firstPictureReady) = (scene.clock.now, false)
+        }
+        list.reloadData(keeping: anchor)
+        onItemsChanged?()
+    }
+
+    private func loadMore() {
+        guard let loader else { return }
+        record(.refresh(t: now, component: list.orientation == .vertical ? "footer" : "trailer"))
+        let asked = generation
+        if let held = heldBack {
+            loader.finishedDisplayDuration = failureDisplayDuration
+            loader.endRefreshing(result: .failure(held.panelText))
+            return
+        }
+        source.load(page: loadedPages, pageSize: pageSize) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let answer):
+                let page = answer.items
+                self.counters.bytesFetched += answer.bytesFetched
+                if answer.notModified { self.counters.notModified += 1 }
+                guard asked == self.generation else {
+                    // A refresh replaced the list while this page was on its way: it belongs to
+                    // the list that is gone.
+                    loader.finishedDisplayDuration = 0
+                    loader.endRefreshing()
+                    return
+                }
+                self.items += page
+                self.loadedPages += 1
+                if !self.showsPictures, page.contains(where: { !$0.image.isEmpty }) { self.showsPictures = true }
+                self.list.reloadData()
+                self.onItemsChanged?()
+                loader.finishedDisplayDuration = 0
+                if page.count < self.pageSize { loader.endRefreshingWithNoMoreData(completion: nil) } else { loader.endRefreshing() }
+            case .failure(let error):
+                self.record(.error(t: self.now, message: String(describing: error)))
+                self.onError?(error)
+                loader.finishedDisplayDuration = self.failureDisplayDuration
+                loader.endRefreshing(result: .failure(DataSourceError.panelText(error)))
+            }
+        }
+    }
+
+    // MARK: ListDataSource
+
+    /// The items loaded so far.
+    public func numberOfRows(in list: ListView) -> Int { items.count }
+
+    /// The item's id (`rows.id`, else its title): what keeps the reader's place across refreshes.
+    public func list(_ list: ListView, identifierForRow row: Int) -> String? { row < items.count ? items[row].id : nil }
+
+    /// The item's title, subtitle, detail, badge and picture on the cell.
+    public func list(_ list: ListView, configure cell: ListCell, forRow row: Int) {
+        guard row < items.count else { return }
+        let item = items[row]
+        cell.titleLabel.text = item.title
+        cell.subtitleLabel.text = item.subtitle
+        cell.detailLabel.text = item.detail
+        cell.badgeLabel.text = item.badge
+        for label in [cell.titleLabel, cell.subtitleLabel, cell.detailLabel] { label.font.language = item.fontLanguage }
+        cell.imageSize = showsPictures && pictures != nil ? imageSize : 0
+        let previous = cellPictures[ObjectIdentifier(cell)]
+        if let pictures, showsPictures, !item.image.isEmpty {
+            let pixels = Int((imageSize * scene.screen.scale).rounded(.up))
+            let request = ThumbnailLoader.Request(source: item.image, width: pixels, height: pixels)
+            cellPictures[ObjectIdentifier(cell)] = request
+            // Wanted before the old one is let go: the same picture again keeps its job.
+            cell.picture = pictures.want(request, size: Size(width: imageSize, height: imageSize))
+        } else {
+            cellPictures[ObjectIdentifier(cell)] = nil
+            cell.picture = nil
+        }
+        if let previous { pictures?.release(previous) }
+    }
+
+    /// Opens the detail page of `row` over the list.
+    public func openDetail(row: Int) {
+        guard row >= 0, row < items.count else { return }
+        if detailPage != nil { closeDetail(how: "call", animated: false) }
+        let page = DetailPage(frame: Rect(origin: .zero, size: scene.screen.size), animator: scene.animator, localizer: statusView.localizer)
+        let item = items[row]
+        var picture: RowPicture?
+        if let pictures, !item.image.isEmpty {
+            let size = page.pictureSize(width: scene.screen.size.width, height: scene.screen.size.height)
+            let request = ThumbnailLoader.Request(source: item.image, width: Int((size.width * scene.screen.scale).rounded(.up)),
+                                                  height: Int((size.height * scene.screen.scale).rounded(.up)))
+            detailPicture = request
+            picture = pictures.want(request, size: size)
+        }
+        page.show(item, row: row, picture: picture)
+        page.backButton.action = { [weak self] in self?.closeDetail(how: "back") }
+        // It slides in from the trailing side over the dimming list. Pans that start on the
+        // page but outside its scroll view (the back control) move the page's text, never the
+        // list underneath.
+        pages.push(page, over: list, scrollView: page.scrollView)
+        detailPage = page
+        record(.open(t: now, page: "detail", row: row))
+    }
+
+    /// Closes the detail page (`how`: "back", "swipe", or "call" for the program's own): it
+    /// slides out over `PageTransition.duration` (`animated` false: at once). The close line is
+    /// the decision's; touches go to the list from then on.
+    public func closeDetail(how: String, animated: Bool = true) {
+        guard detailPage != nil else { return }
+        pages.pop(how: how, animated: animated)
+    }
+
+    /// The page is no longer the open one (``pages`` closed it): its picture let go, the close
+    /// line.
+    private func forgetDetail(how: String) {
+        if let request = detailPicture { pictures?.release(request) }
+        detailPicture = nil
+        detailPage = nil
+        record(.close(t: now, page: "detail", how: how))
+    }
+
+    /// A picture became ready (or failed): the cells on screen that want it show it.
+    private func pictureChanged(_ request: ThumbnailLoader.Request) {
+        guard let pictures else { return }
+        if pageArrivedAt != nil, case .shown = pictures.picture(request, size: Size(width: 1, height: 1)) { firstPictureReady = true }
+        if request == detailPicture, let page = detailPage {
+            page.setPicture(pictures.picture(request, size: page.imageView.frame.size))
+        }
+        for cell in list.visibleCells.values where cellPictures[ObjectIdentifier(cell)] == request {
+            cell.picture = pictures.picture(request, size: Size(width: imageSize, height: imageSize))
+        }
+    }
+}
+
+extension KioskList: ListDelegate {
+    /// A tap reached a row: a trace line, then what `tapAction` says.
+    public func list(_ list: ListView, didSelectRow row: Int) {
+        record(.select(t: now, row: row))
+        guard row < items.count else { return }
+        switch tapAction {
+        case .none: break
+        case .detail: openDetail(row: row)
+        case .command(let command):
+            // The line's time is the run's end: the tap's and the seconds it took (the kiosk's
+            // clock has not moved yet when the worker's answer comes).
+            let tapped = now
+            command.run(item: items[row]) { [weak self] result, seconds in
+                guard let self else { return }
+                self.record(.command(t: max(self.now, tapped + seconds), row: row, result: result))
+            }
+        case .publish(let send):
+            record(.command(t: now, row: row, result: send(items[row])))
+        }
+    }
+
+    /// A row left the screen: its picture is no longer wanted by it.
+    public func list(_ list: ListView, didEndDisplaying cell: ListCell, forRow row: Int) {
+        guard let request = cellPictures.removeValue(forKey: ObjectIdentifier(cell)) else { return }
+        pictures?.release(request)
+    }
+}

@@ -1,0 +1,84 @@
+import FoundationEssentials
+import Glibc
+import PanelHost
+
+/// What the kiosk tells the outside, computed in one place (`Kiosk.status()`) and rendered
+/// in each form an operator reads: systemd's `STATUS=` line (the host's part says it),
+/// `panel-refresh ctl status`'s JSON, the broker's status topic and the metrics (`ctl
+/// metrics`, `state.metrics-file`). The host's part (``host``: the state, the display, the
+/// frames) is read through as if it were the kiosk's own (`status.frames`).
+@dynamicMemberLookup
+public struct KioskStatus: Sendable {
+    /// The host's part: the stage's state, the display, the touchscreens, the frames, the uptime.
+    public var host: HostStatus
+    /// The list's items.
+    public var items: Int
+    /// What the refreshes did since the list was made.
+    public var refreshes: RefreshCounters
+    /// Seconds since the last successful refresh (nil: none yet).
+    public var dataAge: Double?
+    /// When the next automatic refresh is due, by the calendar (nil: none is).
+    public var nextRefresh: Date?
+    /// Failed refreshes in a row.
+    public var consecutiveFailures: Int
+    /// Bytes of decoded row pictures in memory, and how often a wanted one was there or not.
+    public var pictureCacheBytes: Int, pictureCacheHits: Int, pictureCacheMisses: Int
+    /// The program's version.
+    public var version = ProgramVersion.current
+    /// The broker link's state (connected, connecting, waiting), when there is a broker.
+    public var brokerState: String? = nil
+    /// What is wrong with the broker, while something is: a refused connection or publish, a
+    /// lost connection being retried.
+    public var brokerTrouble: String? = nil
+
+    /// A host value, read through (`status.state`, `status.frames`).
+    public subscript<T>(dynamicMember path: WritableKeyPath<HostStatus, T>) -> T {
+        get { host[keyPath: path] }
+        set { host[keyPath: path] = newValue }
+    }
+
+    /// The `STATUS=` text systemd shows (``HostStatus/statusLine``).
+    public var statusLine: String { host.statusLine }
+
+    /// `ctl status`: one JSON object (keys sorted), times as RFC 3339 UTC and seconds.
+    public var json: String {
+        func time(_ date: Date?) -> JSONValue { date.map { .string(Self.rfc3339($0)) } ?? .null }
+        func seconds(_ value: Double?) -> JSONValue { value.map { .number(($0 * 1000).rounded() / 1000) } ?? .null }
+        let object: [String: JSONValue] = [
+            "state": .string(host.state.name),
+            "reason": host.state.reason.map { .string($0) } ?? .null,
+            "status": .string(statusLine),
+            "items": .integer(Int64(items)),
+            "lastSuccess": time(refreshes.lastSuccess),
+            "lastSuccessAge": seconds(dataAge),
+            "lastError": refreshes.lastError.map { .string($0) } ?? .null,
+            "nextRefresh": time(nextRefresh),
+            "consecutiveFailures": .integer(Int64(consecutiveFailures)),
+            "refreshes": .object(["ok": .integer(Int64(refreshes.changed)), "unchanged": .integer(Int64(refreshes.unchanged)),
+                                  "failed": .integer(Int64(refreshes.failed))]),
+            "notModified": .integer(Int64(refreshes.notModified)),
+            "bytesFetched": .integer(Int64(refreshes.bytesFetched)),
+            "display": .string(host.display),
+            "touchscreens": .array(host.touchscreens.map { .string($0) }),
+            "version": .string(version),
+            "uptime": seconds(host.uptime),
+            "frames": .integer(Int64(host.frames)),
+            "droppedFrames": .integer(Int64(host.droppedFrames)),
+            "residentBytes": host.residentBytes.map { .integer(Int64($0)) } ?? .null,
+            "broker": brokerState.map { .object(["state": .string($0), "problem": brokerTrouble.map { .string($0) } ?? .null]) } ?? .null,
+        ]
+        return String(decoding: JSONValue.object(object).encoded, as: UTF8.self)
+    }
+
+    /// `date` as RFC 3339 in UTC, to the second ("2026-12-03T09:30:22Z"), by the C library's
+    /// `gmtime_r` and `strftime` (a time before 1970 or past the year 9999 as the C library
+    /// writes it).
+    static func rfc3339(_ date: Date) -> String {
+        guard var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) else { return "" }
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return "" }
+        var text = [CChar](repeating: 0, count: 64)
+        let count = strftime(&text, text.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        return String(decoding: text.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,104 @@
+import Glibc
+import PanelHost
+
+/// A page of items, as data sources deliver them.
+public struct Item: Sendable, Hashable {
+    /// A stable id.
+    public var id: String
+    /// The row's title.
+    public var title: String
+    /// The row's second line.
+    public var subtitle: String
+    /// The row's picture: an absolute file path or an http(s) URL; empty: none.
+    public var image = ""
+    /// The trailing text (a time, a price, a status); empty: none.
+    public var detail = ""
+    /// The badge's text (a count, "new"); empty: none.
+    public var badge = ""
+    /// The detail page's text under the title; empty: the subtitle.
+    public var body = ""
+    /// The language of the item's texts, a BCP 47 tag ("ja", "sr-Cyrl"); empty: the panel's.
+    public var language = ""
+    /// The item's object as the source sent it (nil for items made here).
+    var object: JSONValue?
+
+    /// The item as one line of compact JSON, keys sorted: the source's object as it sent it, or
+    /// the fields of an item made here (a tap command reads it on stdin).
+    public var json: [UInt8] {
+        if let object { return object.encoded }
+        var fields: [String: JSONValue] = ["id": .string(id), "title": .string(title), "subtitle": .string(subtitle)]
+        for (key, value) in [("image", image), ("detail", detail), ("badge", badge), ("body", body), ("lang", language)] where !value.isEmpty {
+            fields[key] = .string(value)
+        }
+        return JSONValue.object(fields).encoded
+    }
+
+    /// Items are equal when what they show is: the source's object they came from is not compared.
+    public static func == (a: Item, b: Item) -> Bool {
+        a.shown == b.shown
+    }
+
+    /// Hashes what the item shows.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(shown)
+    }
+
+    private var shown: [String] { [id, title, subtitle, image, detail, badge, body, language] }
+
+    /// Whether `tag` can be a BCP 47 language tag: 2 to 35 ASCII letters, digits and hyphens,
+    /// starting with a letter (a longer or odd value is ignored, not passed on to HarfBuzz).
+    public static func isLanguageTag(_ tag: String) -> Bool {
+        let bytes = Array(tag.utf8)
+        guard (2...35).contains(bytes.count), let first = bytes.first, (first | 0x20) >= 0x61, (first | 0x20) <= 0x7a else { return false }
+        return bytes.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7a || (0x30...0x39).contains($0) || $0 == 0x2d }
+    }
+
+    /// The font language of the item's texts: its own, else nil (the panel's).
+    public var fontLanguage: String? { language.isEmpty ? nil : language }
+
+    /// An item.
+    public init(id: String, title: String, subtitle: String, image: String = "", detail: String = "", badge: String = "",
+                body: String = "") {
+        (self.id, self.title, self.subtitle) = (id, title, subtitle)
+        (self.image, self.detail, self.badge, self.body) = (image, detail, badge, body)
+    }
+}
+
+/// Where the list's items come from. `load` may complete later (in virtual time for the
+/// built-in sample, from another thread for real sources), always on the main actor.
+@MainActor
+public protocol ItemSource: AnyObject {
+    /// Loads page `page` (0 = first) of `pageSize` items; a page shorter than that means
+    /// there is no more data. The answer may say the page is unchanged since this source's
+    /// last answer for it (``ItemPage/isUnchanged``) and how long it is fresh.
+    func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void)
+}
+
+/// The built-in sample: `pages` pages of made-up items, each load taking `delay` seconds of the
+/// scene's clock (so replays and tests run in virtual time).
+@MainActor
+public final class SampleItemSource: ItemSource {
+    /// Pages there are; the next is empty.
+    public let pages: Int
+    /// Seconds a load takes (on the animator's clock).
+    public var delay: Double
+    private let animator: Animator
+    private var generation = 0
+
+    /// A source of `pages` pages, each load taking `delay` seconds of `animator`'s clock.
+    public init(pages: Int = 3, delay: Double = 1, animator: Animator) {
+        (self.pages, self.delay, self.animator) = (pages, delay, animator)
+    }
+
+    /// Made-up items for `page` after `delay` seconds of the animator's clock; empty past the last page.
+    public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void) {
+        if page == 0 { generation += 1 }
+        let generation = self.generation
+        let count = page < pages ? pageSize : 0
+        let items = (0..<count).map { i -> Item in
+            let n = page * pageSize + i + 1
+            return Item(id: "\(generation)-\(n)", title: "Item \(n)", subtitle: "Refresh \(generation), page \(page + 1)")
+        }
+        animator.schedule(nil, after: delay) { completion(.success(ItemPage(items: items))) }
+    }
+}

@@ -1,0 +1,379 @@
+import Foundation
+import Glibc
+import Testing
+@testable import PanelHost
+@testable import PanelKiosk
+
+/// The program with `data.source = mqtt` against a real Mosquitto: what an operator's fleet does.
+@Suite("The kiosk on an MQTT broker",
+       .enabled(if: programPath != nil, "needs the panel-refresh executable beside the tests (swift test builds it)"),
+       .enabled(if: haveMosquitto, "needs Debian's mosquitto, mosquitto-clients and libmosquitto1 (scripts/bootstrap installs them)"),
+       .serialized)
+struct MQTTProgramTests {
+    static func items(_ n: Int, _ tag: String) -> String {
+        "[" + (1...n).map { #"{"id":"\#($0)","title":"\#(tag) \#($0)"}"# }.joined(separator: ",") + "]"
+    }
+
+    /// The kiosk's status as `ctl status` says it: its items and state.
+    static func status(_ socket: String) throws -> (items: Int, state: String)? {
+        let (code, out, _) = try runProgram(["ctl", "status", "--socket", socket])
+        guard code == 0, case .object(let o)? = try? JSONValue.parse(out) else { return nil }
+        guard case .integer(let items)? = o["items"], case .string(let state)? = o["state"] else { return nil }
+        return (Int(items), state)
+    }
+
+    static func wait(_ socket: String, timeout: Double = 15, until done: ((items: Int, state: String)) -> Bool) throws -> (items: Int, state: String)? {
+        let watch = Stopwatch()
+        var last: (items: Int, state: String)?
+        while watch.elapsed < timeout {
+            last = try status(socket)
+            if let last, done(last) { return last }
+            usleep(50_000)
+        }
+        return last
+    }
+
+    @Test("the retained list shows at start; a new message changes the rows; a malformed one keeps them; the status is retained online, and offline by the will when the kiosk is killed")
+    func pushedList() throws {
+        let broker = try TestBroker()
+        try broker.publish("board/list", Self.items(2, "first"), retain: true)
+        let (run, dir, socket) = try startControlledKiosk("""
+            [data]
+            source = mqtt
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            mqtt-topic = board/list
+            mqtt-client-id = kiosk-a
+            """)
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+        let first = try Self.wait(socket) { $0.items == 2 && $0.state == "showing" }
+        #expect(first?.items == 2, "\(run.log)")
+        #expect(run.wait(for: "mqtt: connected to 127.0.0.1:\(broker.port) as kiosk-a", timeout: 5), "\(run.log)")
+
+        try broker.publish("board/list", Self.items(3, "second"), retain: true)
+        let second = try Self.wait(socket) { $0.items == 3 }
+        #expect(second?.items == 3, "\(run.log)")
+
+        try broker.publish("board/list", "{not json", retain: true)
+        let failed = try Self.wait(socket) { $0.state == "failed" }
+        #expect(failed?.state == "failed" && failed?.items == 3, "the list stays: \(String(describing: failed))")
+
+        // Over 4 MiB: refused before it is parsed, the list stays.
+        let huge = dir + "/huge.json"
+        try ("[" + String(repeating: #"{"title":"x"},"#, count: 330_000) + #"{"title":"x"}]"#).write(toFile: huge, atomically: true, encoding: .utf8)
+        try broker.publish("board/list", file: huge)
+        #expect(run.wait(for: "sent an answer too large (more than 4194304 bytes)", timeout: 10), "\(run.log)")
+        #expect(try Self.status(socket)?.items == 3)
+
+        let said = try #require(try broker.first("panel-refresh/kiosk-a/status", timeout: 5))
+        #expect(said.hasPrefix(#"{"online":true,"#) && said.contains(#""items":3"#), "\(said)")
+
+        kill(run.process.processIdentifier, SIGKILL)
+        _ = run.finish(timeout: 5)
+        let watch = Stopwatch()
+        var will: String?
+        while watch.elapsed < 10 {
+            will = try broker.first("panel-refresh/kiosk-a/status", timeout: 2)
+            if will == FleetLink.offline { break }
+        }
+        #expect(will == FleetLink.offline)
+    }
+
+    @Test("a broker that is not there yet: the kiosk waits with back-off and takes the list once it comes")
+    func brokerLate() throws {
+        let port = try OneShotServer.unusedPort()
+        let (run, dir, socket) = try startControlledKiosk("""
+            [data]
+            source = mqtt
+            mqtt-url = mqtt://127.0.0.1:\(port)
+            mqtt-topic = board/list
+            """)
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+        #expect(run.wait(for: "mqtt: 127.0.0.1:\(port): ", timeout: 10), "\(run.log)")
+        let broker = try TestBroker(port: port)
+        try broker.publish("board/list", Self.items(4, "late"), retain: true)
+        // The back-off's waits grow 1, 2, 4 s (each drawn from its upper half): well within 20 s.
+        let shown = try Self.wait(socket, timeout: 20) { $0.items == 4 }
+        #expect(shown?.items == 4, "\(run.log)")
+    }
+
+    /// `ctl status`'s broker part: its state and problem.
+    static func broker(_ socket: String) throws -> (state: String, problem: String?, status: String)? {
+        let (code, out, _) = try runProgram(["ctl", "status", "--socket", socket])
+        guard code == 0, case .object(let o)? = try? JSONValue.parse(out), case .object(let b)? = o["broker"],
+              case .string(let state)? = b["state"], case .string(let line)? = o["status"] else { return nil }
+        if case .string(let problem)? = b["problem"] { return (state, problem, line) }
+        return (state, nil, line)
+    }
+
+    @Test("the password from a file lets the panel in; a wrong one and an ACL that denies its status are said in ctl status and STATUS")
+    func credentialsAndACL() throws {
+        let broker = try TestBroker(users: [("hall", "s3cret"), ("locked", "pw"), ("server", "pw")],
+                                    acl: "user hall\ntopic read board/#\ntopic write panel-refresh/#\nuser locked\ntopic read board/#\nuser server\ntopic write board/#\n")
+        try broker.publish("board/list", Self.items(2, "acl"), retain: true, user: ("server", "pw"))
+        let secrets = try scratchDirectory("mqtt-secrets")
+        defer { try? FileManager.default.removeItem(atPath: secrets) }
+        for (name, password) in [("right", "s3cret\n"), ("wrong", "nope\n"), ("locked", "pw\n")] {
+            try password.write(toFile: secrets + "/" + name, atomically: true, encoding: .utf8)
+        }
+        // Each its own id: kiosks of one machine would else share it and take it from each other.
+        func kiosk(_ user: String, _ secret: String) throws -> (ProgramRun, String, String) {
+            try startControlledKiosk("""
+                [data]
+                source = mqtt
+                mqtt-url = mqtt://127.0.0.1:\(broker.port)
+                mqtt-topic = board/list
+                mqtt-user = \(user)
+                mqtt-password-file = \(secrets)/\(secret)
+                mqtt-client-id = \(user)-\(secret)
+                """)
+        }
+        let (good, goodDir, goodSocket) = try kiosk("hall", "right")
+        defer { kill(good.process.processIdentifier, SIGKILL); _ = good.finish(timeout: 5); try? FileManager.default.removeItem(atPath: goodDir) }
+        #expect(try Self.wait(goodSocket) { $0.items == 2 }?.items == 2, "\(good.log)")
+        #expect(try Self.broker(goodSocket)?.state == "connected")
+
+        let (bad, badDir, badSocket) = try kiosk("hall", "wrong")
+        defer { kill(bad.process.processIdentifier, SIGKILL); _ = bad.finish(timeout: 5); try? FileManager.default.removeItem(atPath: badDir) }
+        #expect(bad.wait(for: "the broker refused the connection: Not authorized", timeout: 10), "\(bad.log)")
+        let refused = try Self.broker(badSocket)
+        #expect(refused?.problem?.contains("the broker refused the connection: Not authorized") == true, "\(String(describing: refused))")
+
+        // Its status may not be written: the list comes, the refusal is said.
+        let (locked, lockedDir, lockedSocket) = try kiosk("locked", "locked")
+        defer { kill(locked.process.processIdentifier, SIGKILL); _ = locked.finish(timeout: 5); try? FileManager.default.removeItem(atPath: lockedDir) }
+        #expect(try Self.wait(lockedSocket) { $0.items == 2 }?.items == 2, "\(locked.log)")
+        #expect(locked.wait(for: "the broker refused the panel's message on panel-refresh/", timeout: 10), "\(locked.log)")
+        let denied = try Self.broker(lockedSocket)
+        #expect(denied?.problem?.contains("Not authorized") == true && denied?.status.contains("; broker: the broker refused the panel's message") == true,
+                "\(String(describing: denied))")
+    }
+
+    @Test("two kiosks with one client id: each is told, and they take the connection from each other less and less often")
+    func sharedClientID() throws {
+        let broker = try TestBroker()
+        try broker.publish("board/list", Self.items(2, "twin"), retain: true)
+        let config = """
+            [data]
+            source = mqtt
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            mqtt-topic = board/list
+            mqtt-client-id = twin
+            """
+        let (first, firstDir, _) = try startControlledKiosk(config)
+        defer { kill(first.process.processIdentifier, SIGKILL); _ = first.finish(timeout: 5); try? FileManager.default.removeItem(atPath: firstDir) }
+        #expect(first.wait(for: "mqtt: connected", timeout: 10), "\(first.log)")
+        let (second, secondDir, _) = try startControlledKiosk(config)
+        defer { kill(second.process.processIdentifier, SIGKILL); _ = second.finish(timeout: 5); try? FileManager.default.removeItem(atPath: secondDir) }
+        #expect(second.wait(for: "mqtt: connected", timeout: 10), "\(second.log)")
+        let hint = "does another client use the id twin? Each panel needs its own"
+        #expect(first.wait(for: hint, timeout: 5), "\(first.log)")
+        // Each loss within a minute of connecting is one more failure in a row: the waits are
+        // drawn from [1/2, 1] of 1, 2, 4, 8 s, so in 8 s after both were connected the two
+        // connect again at most 6 times (0.5, 1, 2, 3, 5, 7 s at the shortest draws); a back-off
+        // that began anew at each connection would take it every second or sooner: 8 or more.
+        let logs = [first.readLog(for: 8), second.readLog(for: 0.1)]
+        let connections = logs.map { $0.components(separatedBy: "mqtt: connected to").count - 1 }.reduce(0, +)
+        #expect(connections >= 3 && connections <= 8, "\(connections) connections:\n\(logs[0])\n\(logs[1])")
+        #expect(second.log.contains(hint), "\(second.log)")
+    }
+
+    @Test("a trigger message refreshes an HTTP source within trigger-jitter, once")
+    func trigger() throws {
+        let broker = try TestBroker()
+        let server = try DocumentServer(document(["a", "b"]))
+        let (run, dir, socket) = try startControlledKiosk("""
+            [data]
+            source = http
+            url = \(server.url)
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            [refresh]
+            trigger-topic = fleet/refresh
+            trigger-jitter = 1
+            """)
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try Self.wait(socket) { $0.items == 2 }?.items == 2, "\(run.log)")
+        #expect(run.wait(for: "mqtt: connected", timeout: 5), "\(run.log)")
+        server.publish(document(["a", "b", "c"]))
+        let before = server.requests.count
+        let watch = Stopwatch()
+        try broker.publish("fleet/refresh", "now")
+        while server.requests.count == before && watch.elapsed < 5 { usleep(20_000) }
+        // The jitter's second, plus the broker's and the loop's milliseconds.
+        #expect(server.requests.count == before + 1 && watch.elapsed <= 1.5, "\(server.requests.count - before) requests after \(watch.elapsed) s")
+        #expect(try Self.wait(socket) { $0.items == 3 }?.items == 3)
+        usleep(1_500_000)
+        #expect(server.requests.count == before + 1, "one trigger, one request")
+    }
+
+    @Test("rows.tap = publish: each tap of the fast-taps recording publishes its row's item to the tap topic")
+    func taps() throws {
+        let broker = try TestBroker()
+        let items = try scratchDirectory("mqtt-taps") + "/items.json"
+        try Self.items(20, "row").write(toFile: items, atomically: true, encoding: .utf8)
+        let dir = try scratchDirectory("mqtt-tap-kiosk")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try """
+            [display]
+            backend = headless
+            headless-size = 480x800
+            [state]
+            directory = \(dir)
+            control-socket = none
+            [data]
+            source = file
+            file = \(items)
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            mqtt-client-id = tapper
+            [rows]
+            tap = publish
+            """.write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        var run: ProgramRun?
+        let taps = try broker.messages("panel-refresh/tapper/tap", count: 9, timeout: 20) {
+            run = try ProgramRun(["run", "--config", dir + "/config", "--trace", dir + "/trace",
+                                  "--play", fixtures + "/03-atmel-maxtouch.mt-b.1fg-fast-taps.evemu"])
+        }
+        defer { if let run { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5) } }
+        // The trace's line follows the publish (the message can be here before the line is).
+        func published() throws -> [Substring] {
+            try fileText(dir + "/trace").split(separator: "\n").filter { $0.contains("\"kind\":\"command\"") && $0.contains("published to panel-refresh/tapper/tap") }
+        }
+        let watch = Stopwatch()
+        while try published().count < taps.count && watch.elapsed < 5 { usleep(20_000) }
+        let published = try published()
+        #expect(taps.count == 9 && published.count == 9, "\(taps.count) messages, \(published.count) traced: \(run?.log ?? "")")
+        #expect(taps.allSatisfy { $0.hasPrefix("{") && $0.contains("\"title\":\"row ") })
+    }
+
+    @Test("commands on the command topic: ignored unless mqtt.commands is true; then blank and wake act as ctl's")
+    func commands() throws {
+        let broker = try TestBroker()
+        for allowed in [false, true] {
+            let (run, dir, socket) = try startControlledKiosk("""
+                [data]
+                mqtt-url = mqtt://127.0.0.1:\(broker.port)
+                mqtt-client-id = commanded
+                [mqtt]
+                commands = \(allowed)
+                """)
+            defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+            #expect(try Self.wait(socket) { $0.state == "showing" }?.state == "showing", "\(run.log)")
+            #expect(run.wait(for: "mqtt: connected", timeout: 5), "\(run.log)")
+            try broker.publish("panel-refresh/commanded/command", "blank")
+            let after = try Self.wait(socket, timeout: allowed ? 5 : 1.5) { $0.state == "blank" }
+            #expect((after?.state == "blank") == allowed, "commands = \(allowed): \(String(describing: after))")
+            if allowed {
+                try broker.publish("panel-refresh/commanded/command", "wake")
+                #expect(try Self.wait(socket) { $0.state == "showing" }?.state == "showing")
+            }
+        }
+    }
+}
+
+/// The broker's silence on the glass, in virtual time over a real broker: the kiosk's clock
+/// moves only here, the broker's socket is polled for real between the steps.
+@MainActor
+@Suite("The kiosk on a broker in virtual time: the reader's place, the offline banner", .enabled(if: haveMosquitto, "needs Debian's mosquitto, mosquitto-clients and libmosquitto1 (scripts/bootstrap installs them)"),
+       .serialized)
+struct MQTTBannerTests {
+    /// Steps of 0.1 s of virtual time, each after up to 10 ms of waiting for the broker.
+    static func run(_ kiosk: Kiosk, seconds: Double) {
+        let host = kiosk.host
+        let time = VirtualTimeDriver(host)
+        for _ in 0..<Int(seconds * 10) {
+            if let link = kiosk.fleet, let fd = link.descriptor {
+                var entry = pollfd(fd: fd, events: Int16(POLLIN) | (link.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
+                _ = poll(&entry, 1, 10)
+                if entry.revents & Int16(POLLOUT) != 0 { host.writable(link, fd, at: host.now) }
+                if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { host.readable(link, fd, at: host.now) }
+            }
+            time.advance(by: 0.1)
+        }
+    }
+
+    /// A started kiosk in virtual time on `broker`'s `board/list`, its link made as the panel's
+    /// is; `settings`: more configuration.
+    static func kiosk(_ broker: TestBroker, _ settings: [(String, String)], width: Int, height: Int, name: String) throws -> Kiosk {
+        var c = KioskConfiguration()
+        for (key, value) in [("data.source", "mqtt"), ("data.mqtt-url", "mqtt://127.0.0.1:\(broker.port)"), ("data.mqtt-topic", "board/list")] + settings {
+            try c.set(key, value)
+        }
+        c.stateDirectory = try scratchDirectory("mqtt-" + name)
+        var machine = MachineEnvironment.neutral
+        machine.machineID = name
+        let kiosk = try Kiosk.virtual(configuration: c, display: HeadlessDisplay(width: width, height: height), fonts: FontLibrary(),
+                                      machine: machine, connectsBroker: true)
+        kiosk.start(at: 0)
+        return kiosk
+    }
+
+    @Test("a refused password: each try waits longer, d/2 to d with d = 1, 2, 4, 8 s")
+    func backoffGrows() throws {
+        let broker = try TestBroker(users: [("panel", "right")])
+        var connection = MQTTConnection.Settings(host: "127.0.0.1", port: Int(broker.port), clientID: "refused")
+        connection.credentials = ("panel", "wrong")
+        let link = FleetLink(FleetLink.Settings(connection: connection, listTopic: nil, statusTopic: "s", staleAfter: 120), seed: "backoff", now: 0,
+                             executor: workers)
+        var now = 0.0, waits: [Int: Double] = [:]
+        while now < 40 && waits.count < 4 {
+            link.tick(at: now)
+            if let fd = link.descriptor {
+                var entry = pollfd(fd: fd, events: Int16(POLLIN) | (link.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
+                _ = poll(&entry, 1, 10)
+                if entry.revents & Int16(POLLOUT) != 0 { link.writable(fd, at: now) }
+                if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { link.readable(fd, at: now) }
+            }
+            if case .waiting(let retry, let failures, let reason) = link.state, failures > 0, waits[failures] == nil {
+                #expect(reason.contains("Not authorized"), "\(reason)")
+                waits[failures] = retry - now
+            }
+            now += 0.05
+        }
+        for n in 1...4 {
+            let ceiling = Double(1 << (n - 1))
+            let wait = try #require(waits[n], "failure \(n) came: \(waits)")
+            #expect(wait >= ceiling / 2 - 0.05 && wait <= ceiling, "failure \(n): \(wait) s")
+        }
+    }
+
+    @Test("scrolled to row 40, a message that adds 3 items on top keeps row 40's item where it was on the glass")
+    func keptPlace() throws {
+        let broker = try TestBroker()
+        func list(_ ids: [Int]) -> String { "[" + ids.map { #"{"id":"id-\#($0)","title":"Item \#($0)","subtitle":"Subtitle \#($0)"}"# }.joined(separator: ",") + "]" }
+        try broker.publish("board/list", list(Array(1...100)), retain: true)
+        let kiosk = try Self.kiosk(broker, [("data.page-size", "200"), ("refresh.quiet-after-touch", "0")], width: 480, height: 800, name: "place")
+        Self.run(kiosk, seconds: 2)
+        let session = kiosk.list
+        #expect(session.items.count == 100)
+        session.list.contentOffset = Point(x: 0, y: 40 * 72 - 30)
+        Self.run(kiosk, seconds: 0.5)
+        let item = session.items[40]
+        let y = session.list.rectForRow(40).minY - session.list.contentOffset.y
+        try broker.publish("board/list", list([1001, 1002, 1003] + Array(1...100)), retain: true)
+        Self.run(kiosk, seconds: 2)
+        #expect(session.items.count == 103)
+        let row = try #require(session.items.firstIndex(of: item))
+        #expect(row == 43 && session.list.rectForRow(row).minY - session.list.contentOffset.y == y, "the item stays where it was")
+    }
+
+    @Test("the broker gone: after stale-after the banner says since when, the rows stay; back, it goes")
+    func offlineBanner() throws {
+        let broker = try TestBroker()
+        try broker.publish("board/list", MQTTProgramTests.items(3, "kept"), retain: true)
+        let kiosk = try Self.kiosk(broker, [("mqtt.stale-after", "5")], width: 320, height: 240, name: "banner")
+        let link = try #require(kiosk.fleet)
+        Self.run(kiosk, seconds: 3)
+        let session = kiosk.list
+        #expect(session.items.count == 3)
+        #expect(session.banner.isHidden)
+        broker.stop()
+        Self.run(kiosk, seconds: 3)
+        #expect(session.banner.isHidden, "not yet: 3 s of 5")
+        Self.run(kiosk, seconds: 4)
+        #expect(!session.banner.isHidden && session.banner.label.text.hasPrefix("offline since "), "\(session.banner.label.text)")
+        #expect(session.items.count == 3, "the rows stay")
+        let again = try TestBroker(port: broker.port)
+        Self.run(kiosk, seconds: 70)
+        #expect(session.banner.isHidden, "reconnected within the back-off's 60 s: \(link.state)")
+        _ = again
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import PanelHost
+@testable import PanelKiosk
+import PanelFeel
+import PanelInput
+
+/// Replays at the panel's cadence, and how the list follows the finger in them.
+@MainActor
+@Suite("Replays at a display rate, and the feel of a drag")
+struct ReplayFeelTests {
+    static let fonts = Result { try FontLibrary() }
+
+    /// `file` (with `desc`) replayed from the middle of the list at `rate` frames a second.
+    static func replay(_ file: String, desc: String? = nil, axes: (UInt16, UInt16)? = nil, resample: Bool,
+                       rate: Double? = 60) throws -> ReplayCommand.Result {
+        var options = ReplayCommand.Options(file: fixtures + "/" + file)
+        options.descriptionFile = desc.map { fixtures + "/" + $0 }
+        options.positionAxes = axes
+        options.resample = resample
+        options.displayRate = rate
+        options.startShare = 0.5
+        let recording = try EvemuRecording.load(path: options.file, descriptionPath: options.descriptionFile)
+        return try ReplayCommand.run(recording, options, fonts: try fonts.get())
+    }
+
+    static func frameTimes(_ result: ReplayCommand.Result) -> [Double] {
+        result.trace.compactMap { if case let .frame(t, _, _, _, _) = $0 { return t } else { return nil } }
+    }
+
+    @Test("at 60 Hz the frames of a drag reach the glass a period apart; with events, a frame for every event at its time")
+    func cadence() throws {
+        let paced = try Self.replay("02-atmel-maxtouch.mt-b.1fg-drag-up-down.evemu", resample: false)
+        let times = Self.frameTimes(paced)
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        // While the finger moves (a frame waits for the one in flight), 16.7 ms apart.
+        let even = gaps.filter { abs($0 - 1.0 / 60) < 1e-6 }.count
+        #expect(Double(even) > Double(gaps.count) * 0.8, "\(even) of \(gaps.count) gaps are one period")
+        #expect(gaps.allSatisfy { $0 >= 1.0 / 60 - 1e-6 }, "no two frames closer than a period")
+
+        let events = try Self.replay("02-atmel-maxtouch.mt-b.1fg-drag-up-down.evemu", resample: false, rate: nil)
+        let panTimes = Set(events.trace.compactMap { if case let .pan(t, phase, _, _, _, _, _) = $0, phase == "changed" { return t } else { return nil } })
+        let atEvents = Self.frameTimes(events).filter { panTimes.contains($0) }.count
+        #expect(Double(atEvents) > Double(panTimes.count) * 0.9, "\(atEvents) frames at the \(panTimes.count) events' times")
+        #expect(Self.frameTimes(events).count > times.count, "more frames than at 60 Hz")
+    }
+
+    @Test("resampled, the list on the Atmel drag moves by the finger's own steps: the judder the pipeline adds at least halved, p95 lag no worse")
+    func atmelDrag() throws {
+        let off = ReplayFeel(try Self.replay("02-atmel-maxtouch.mt-b.1fg-drag-up-down.evemu", resample: false))
+        let on = ReplayFeel(try Self.replay("02-atmel-maxtouch.mt-b.1fg-drag-up-down.evemu", resample: true))
+        #expect(off.frames > 100 && on.frames > 100)
+        #expect(on.excessJudder <= off.excessJudder / 2, "excess judder \(on.excessJudder) against \(off.excessJudder)")
+        #expect(on.judder < off.judder && abs(on.judder - on.fingerJudder) < 0.05,
+                "judder \(on.judder) (off \(off.judder)), the finger's own \(on.fingerJudder)")
+        #expect(on.lagP95 <= off.lagP95, "p95 lag \(on.lagP95) against \(off.lagP95)")
+    }
+
+    @Test("no recording's drag shows the content past the finger at its lift by more than a point, resampled")
+    func noOvershoot() throws {
+        // Every golden-trace fixture but the taps.
+        let drags = goldenTraceFixtures.filter { $0.name != "03-fast-taps" }
+        #expect(drags.count == 5)
+        for (_, file, desc, axes) in drags {
+            let feel = ReplayFeel(try Self.replay(file, desc: desc, axes: axes, resample: true))
+            #expect(feel.frames > 0, "\(file): frames in range")
+            #expect(feel.overshoot <= 1, "\(file): \(feel.overshoot) px past the finger")
+        }
+    }
+
+    @Test("a paced replay is the same bytes twice")
+    func deterministic() throws {
+        let a = try Self.replay("05-elan-cando.mt-b.1fg-drag-up-down.events", desc: "05-elan-cando.desc", resample: true)
+        let b = try Self.replay("05-elan-cando.mt-b.1fg-drag-up-down.events", desc: "05-elan-cando.desc", resample: true)
+        #expect(a.trace.map(\.json) == b.trace.map(\.json))
+    }
+}
