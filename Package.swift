@@ -42,8 +42,12 @@ let package = Package(
         // The virtual terminal's ioctls (VT switching, graphics mode), header only.
         .systemLibrary(name: "CConsole"),
         // A desktop window for developing (WindowDisplay): libSDL2 is opened at the first window,
-        // never linked, and its headers are optional at build time (Sources/CWindow/shim.h).
-        .systemLibrary(name: "CWindow"),
+        // never linked, and its headers are optional at build time (Sources/CWindow/panel_window.c).
+        .target(name: "CWindow", dependencies: ["CDynamic"]),
+        // The one call the libraries opened at their first use share (dlopen, its error said).
+        // Each library's C target keeps what dlopen found in its one C file, so any Swift file
+        // may call it: CWindow, CCurl, CMosquitto, CLineBreak.
+        .target(name: "CDynamic"),
         // The one header-only shim for what Swift cannot call: the variadic fbdev ioctls.
         .systemLibrary(name: "CLinuxFB"),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
@@ -56,7 +60,7 @@ let package = Package(
         // target so that what dlopen found has one copy in the program.
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
-        .target(name: "CLineBreak"),
+        .target(name: "CLineBreak", dependencies: ["CDynamic"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // A PNG read row by row and reduced as it comes (a thumbnail of a large picture without
         // its whole image in memory): libpng's full API reports errors by longjmp, so the read
@@ -80,12 +84,13 @@ let package = Package(
         .target(name: "PanelKiosk", dependencies: ["PanelHost", "CCurl", "CMosquitto", "CProcess", "CJSON"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // HTTP data sources: libcurl bounds size, time, speed, redirects and schemes while it receives.
-        // Headers only: libcurl is opened at the first transfer (Sources/CCurl/shim.h), not linked.
-        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // A C target, not a header: what libmosquitto's dlopen found lives in one file
-        // (panel_mosquitto.c), so an optimiser that inlines a caller into another file cannot
-        // reach a copy that was never loaded. mosquitto.h (libmosquitto-dev) gives the types.
-        .target(name: "CMosquitto"),
+        // libcurl is opened at the first transfer (Sources/CCurl/panel_curl.c), not linked;
+        // curl.h (libcurl4-openssl-dev) gives the types.
+        .target(name: "CCurl", dependencies: ["CDynamic"]),
+        // What libmosquitto's dlopen found lives in one file (panel_mosquitto.c), so an
+        // optimiser that inlines a caller into another file cannot reach a copy that was never
+        // loaded. mosquitto.h (libmosquitto-dev) gives the types.
+        .target(name: "CMosquitto", dependencies: ["CDynamic"]),
         // Command data sources: the wait-status macros and waitid's siginfo_t that Swift cannot import.
         .systemLibrary(name: "CProcess"),
         // The shipped program links with lld and packed relative relocations (DT_RELR, glibc

@@ -9,7 +9,7 @@
 // whole program. A header's static gives every object file that calls it a copy of its own, and
 // the release build's optimiser inlines Swift callers into other object files, whose copy was
 // never loaded (the broker's socket read as none for that reason: Sources/CMosquitto).
-#include <dlfcn.h>
+#include "panel_dynamic.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <wchar.h>
@@ -27,7 +27,8 @@ static void panel_unibreak_load_once(void) {
     static const char *const names[] = {"libunibreak.so.6", "libunibreak.so.5", "libunibreak.so.4",
                                         "libunibreak.so.3", "libunibreak.so.1", "libunibreak.so"};
     void *library = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && !library; i++) library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    const char *why = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !library; i++) library = panel_dynamic_open(names[i], &why);
     if (!library) {
         unibreak.error = "libunibreak is not installed (libunibreak1 on bookworm, libunibreak6 on trixie)";
         return;
@@ -66,7 +67,8 @@ static pthread_once_t thai_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t thai_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void panel_thai_load_once(void) {
-    void *library = dlopen("libthai.so.0", RTLD_NOW | RTLD_LOCAL);
+    const char *why = NULL;
+    void *library = panel_dynamic_open("libthai.so.0", &why);
     if (!library) {
         thai.error = "libthai is not installed (libthai0): Thai lines break only between clusters";
         return;

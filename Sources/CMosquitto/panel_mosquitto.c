@@ -1,6 +1,6 @@
 // libmosquitto for PanelApp's broker link: the library opened at the first connection and
 // the calls, declared in include/panel_mosquitto.h.
-#include "../CDynamic/panel_dynamic.h"
+#include "panel_dynamic.h"
 #include <pthread.h>
 #include "panel_mosquitto.h"
 

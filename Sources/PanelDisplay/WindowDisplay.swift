@@ -53,7 +53,7 @@ public final class WindowDisplay: ImmediateDisplay {
             panel_window_close(window)
             throw .notX11(video: String(cString: panel_window_video_driver()))
         }
-        self.window = OpaquePointer(window)
+        self.window = window
         eventDescriptor = descriptor
         self.rotation = rotation
         let rate = panel_window_refresh_rate(window)
@@ -64,7 +64,7 @@ public final class WindowDisplay: ImmediateDisplay {
         glass = Self.glass(width: width, height: height, rotation: rotation)
     }
 
-    private var handle: UnsafeMutablePointer<panel_window> { UnsafeMutablePointer(window) }
+    private var handle: OpaquePointer { window }
 
     /// Whether this build has the window: SDL2's headers were there when it was built (a build
     /// for panels, such as the arm64 one, may have none). libSDL2 itself is looked for only when

@@ -65,12 +65,11 @@ struct ConfigurationTests {
         do {
             _ = try KioskConfiguration.parse(text, file: "/etc/panel-refresh/config")
             Issue.record("accepted \(text)")
-        } catch let error as ConfigurationError {
+        } catch {
+            // A typed throw: the error is a ConfigurationError.
             #expect(error.file == "/etc/panel-refresh/config")
             #expect(error.line == line)
             #expect(error.message.contains(message), "\(error)")
-        } catch {
-            Issue.record("unexpected \(error)")
         }
     }
 

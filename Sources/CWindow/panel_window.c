@@ -1,48 +1,16 @@
-// A desktop window through SDL2, for developing on a desktop (PanelDisplay's WindowDisplay).
-//
-// libSDL2 is opened at the first window (dlopen), never linked: the program on a panel does
-// not need it, and the Debian package does not depend on it. SDL's headers are only needed to
-// build: where they are missing (the arm64 sysroot, made for panels) every call below says
-// "built without SDL2's headers" and the rest of the program is unchanged.
-//
-// The shim hands Swift plain structs: SDL's event union, its hints and its X11 connection
-// stay here, so the Swift side does not depend on SDL's headers being there.
-#include <stddef.h>
-#include <stdint.h>
+// The desktop window through SDL2: SDL opened at the first window and the calls, declared in
+// include/panel_window.h. What dlopen found lives in this file only (a header's static would
+// give each object file that calls it a copy of its own, only one of them ever filled).
 #include <stdlib.h>
 #include <string.h>
-#include "../CDynamic/panel_dynamic.h"
 #include <pthread.h>
-
-/// What happened in the window, as the Swift side needs it.
-enum panel_window_event_kind {
-    PANEL_WINDOW_NONE = 0,
-    PANEL_WINDOW_PRESS,         // left button down at x, y (window pixels)
-    PANEL_WINDOW_DRAG,          // the mouse moved with the left button down
-    PANEL_WINDOW_RELEASE,       // left button up
-    PANEL_WINDOW_FINGER_DOWN,   // a desktop touch: finger, fx, fy (0...1 of the window)
-    PANEL_WINDOW_FINGER_MOVE,
-    PANEL_WINDOW_FINGER_UP,
-    PANEL_WINDOW_RESIZED,       // the window is now width x height pixels
-    PANEL_WINDOW_EXPOSED,       // the window system lost the window's pixels: show them again
-    PANEL_WINDOW_CLOSE,         // the window's close button
-    PANEL_WINDOW_FOCUS_LOST,    // the window lost the keyboard and mouse: a held press is cancelled
-};
-
-struct panel_window_event {
-    enum panel_window_event_kind kind;
-    uint32_t timestamp;  // SDL_GetTicks() milliseconds when SDL queued it
-    int32_t x, y;        // window pixels (mouse)
-    int64_t finger;      // the finger's id (touch)
-    float fx, fy;        // the finger's position, 0...1 of the window
-    int32_t width, height;  // RESIZED
-};
+#include "panel_dynamic.h"
+#include "panel_window.h"
 
 #if __has_include(<SDL2/SDL.h>)
 #include <SDL2/SDL.h>
 
-// Whether this build has the window (SDL's headers were there).
-static inline int panel_window_built_in(void) { return 1; }
+int panel_window_built_in(void) { return 1; }
 #include <SDL2/SDL_syswm.h>
 
 // The functions used, found in libSDL2-2.0.so.0 once.
@@ -72,15 +40,13 @@ struct panel_sdl_api {
     const char *(*GetCurrentVideoDriver)(void);
 };
 
-static inline struct panel_sdl_api *panel_sdl_api_storage(void) {
-    static struct panel_sdl_api api;
-    return &api;
-}
+static struct panel_sdl_api api_storage;
+static struct panel_sdl_api *panel_sdl_api_storage(void) { return &api_storage; }
 
 #define PANEL_SDL_FIND(name) \
     if (!(*(void **)&api->name = dlsym(library, "SDL_" #name))) { api->error = "libSDL2-2.0.so.0 lacks SDL_" #name; return; }
 
-static inline void panel_sdl_load_once(void) {
+static void panel_sdl_load_once(void) {
     struct panel_sdl_api *api = panel_sdl_api_storage();
     void *library = panel_dynamic_open("libSDL2-2.0.so.0", &api->error);
     if (!library) return;
@@ -103,8 +69,7 @@ static inline void panel_sdl_load_once(void) {
     if (api->Init(SDL_INIT_VIDEO) != 0) api->error = api->GetError();
 }
 
-// Loads SDL (once, thread-safe); NULL when it is usable, else why not.
-static inline const char *panel_sdl_load(void) {
+const char *panel_sdl_load(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, panel_sdl_load_once);
     return panel_sdl_api_storage()->error;
@@ -118,10 +83,10 @@ struct panel_window {
 };
 
 // SDL's last error (after a call below failed).
-static inline const char *panel_window_error(void) { return panel_sdl_api_storage()->GetError(); }
+const char *panel_window_error(void) { return panel_sdl_api_storage()->GetError(); }
 
 // Makes the texture the window's pixels go through, width x height.
-static inline int panel_window_make_texture(struct panel_window *w, int width, int height) {
+int panel_window_make_texture(struct panel_window *w, int width, int height) {
     struct panel_sdl_api *api = panel_sdl_api_storage();
     SDL_Texture *texture = api->CreateTexture(w->renderer, SDL_PIXELFORMAT_XRGB8888, SDL_TEXTUREACCESS_STREAMING, width, height);
     if (!texture) return -1;
@@ -135,7 +100,7 @@ static inline int panel_window_make_texture(struct panel_window *w, int width, i
 
 // A resizable window of width x height pixels with a renderer synchronised to the display's
 // refresh where the window system offers it; NULL on failure (panel_window_error says why).
-static inline struct panel_window *panel_window_open(const char *title, int width, int height) {
+struct panel_window *panel_window_open(const char *title, int width, int height) {
     struct panel_sdl_api *api = panel_sdl_api_storage();
     SDL_Window *window = api->CreateWindow(title, SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, width, height,
                                            SDL_WINDOW_RESIZABLE | SDL_WINDOW_SHOWN);
@@ -163,7 +128,7 @@ static inline struct panel_window *panel_window_open(const char *title, int widt
     return w;
 }
 
-static inline void panel_window_close(struct panel_window *w) {
+void panel_window_close(struct panel_window *w) {
     struct panel_sdl_api *api = panel_sdl_api_storage();
     if (w->texture) api->DestroyTexture(w->texture);
     api->DestroyRenderer(w->renderer);
@@ -172,13 +137,13 @@ static inline void panel_window_close(struct panel_window *w) {
 }
 
 // The window's size in pixels now.
-static inline void panel_window_size(struct panel_window *w, int *width, int *height) {
+void panel_window_size(struct panel_window *w, int *width, int *height) {
     panel_sdl_api_storage()->GetWindowSize(w->window, width, height);
 }
 
 // The descriptor of the window system's connection (readable when it has events), or -1
 // where the video driver is not X11 (then the caller polls).
-static inline int panel_window_descriptor(struct panel_window *w) {
+int panel_window_descriptor(struct panel_window *w) {
     struct panel_sdl_api *api = panel_sdl_api_storage();
     SDL_SysWMinfo info;
     memset(&info, 0, sizeof info);
@@ -192,28 +157,28 @@ static inline int panel_window_descriptor(struct panel_window *w) {
 }
 
 // The name of the video driver ("x11", "wayland") and of the renderer ("opengl", "software").
-static inline const char *panel_window_video_driver(void) { return panel_sdl_api_storage()->GetCurrentVideoDriver(); }
-static inline const char *panel_window_renderer_name(struct panel_window *w) {
+const char *panel_window_video_driver(void) { return panel_sdl_api_storage()->GetCurrentVideoDriver(); }
+const char *panel_window_renderer_name(struct panel_window *w) {
     SDL_RendererInfo info;
     if (panel_sdl_api_storage()->GetRendererInfo(w->renderer, &info) != 0) return "unknown";
     return info.name;
 }
 
 // The refresh rate of the display the window is on, Hz; 0 when unknown.
-static inline int panel_window_refresh_rate(struct panel_window *w) {
+int panel_window_refresh_rate(struct panel_window *w) {
     SDL_DisplayMode mode;
     if (panel_sdl_api_storage()->GetWindowDisplayMode(w->window, &mode) != 0) return 0;
     return mode.refresh_rate;
 }
 
 // Copies a rectangle of 32-bit pixels (x, y of the texture) into the texture.
-static inline int panel_window_update(struct panel_window *w, int x, int y, int width, int height, const void *pixels, int pitch) {
+int panel_window_update(struct panel_window *w, int x, int y, int width, int height, const void *pixels, int pitch) {
     SDL_Rect rect = {x, y, width, height};
     return panel_sdl_api_storage()->UpdateTexture(w->texture, &rect, pixels, pitch);
 }
 
 // Shows the texture, one pixel per window pixel at the top left.
-static inline int panel_window_present(struct panel_window *w) {
+int panel_window_present(struct panel_window *w) {
     struct panel_sdl_api *api = panel_sdl_api_storage();
     SDL_Rect rect = {0, 0, w->texture_width, w->texture_height};
     if (api->RenderCopy(w->renderer, w->texture, &rect, &rect) != 0) return -1;
@@ -222,10 +187,10 @@ static inline int panel_window_present(struct panel_window *w) {
 }
 
 // SDL's milliseconds since it started (the clock of event time stamps).
-static inline uint64_t panel_window_ticks(void) { return panel_sdl_api_storage()->GetTicks64(); }
+uint64_t panel_window_ticks(void) { return panel_sdl_api_storage()->GetTicks64(); }
 
 // Whether events wait (reads what the connection has first).
-static inline int panel_window_has_events(void) {
+int panel_window_has_events(void) {
     struct panel_sdl_api *api = panel_sdl_api_storage();
     api->PumpEvents();
     return api->HasEvents(SDL_FIRSTEVENT, SDL_LASTEVENT) ? 1 : 0;
@@ -233,7 +198,7 @@ static inline int panel_window_has_events(void) {
 
 // The next event for the window, translated; 0 when there is none. Events the kiosk has no
 // use for (keys, other buttons, plain mouse motion) come back as PANEL_WINDOW_NONE.
-static inline int panel_window_poll(struct panel_window *w, struct panel_window_event *out) {
+int panel_window_poll(struct panel_window *w, struct panel_window_event *out) {
     struct panel_sdl_api *api = panel_sdl_api_storage();
     SDL_Event event;
     if (!api->PollEvent(&event)) return 0;
@@ -297,27 +262,27 @@ static inline int panel_window_poll(struct panel_window *w, struct panel_window_
 #else  // no SDL headers at build time
 
 struct panel_window { int unused; };
-static inline int panel_window_built_in(void) { return 0; }
-static inline const char *panel_sdl_load(void) { return "this build has no window: it was built without SDL2's headers (libsdl2-dev)"; }
-static inline const char *panel_window_error(void) { return panel_sdl_load(); }
-static inline struct panel_window *panel_window_open(const char *title, int width, int height) {
+int panel_window_built_in(void) { return 0; }
+const char *panel_sdl_load(void) { return "this build has no window: it was built without SDL2's headers (libsdl2-dev)"; }
+const char *panel_window_error(void) { return panel_sdl_load(); }
+struct panel_window *panel_window_open(const char *title, int width, int height) {
     (void)title; (void)width; (void)height;
     return NULL;
 }
-static inline void panel_window_close(struct panel_window *w) { (void)w; }
-static inline int panel_window_make_texture(struct panel_window *w, int width, int height) { (void)w; (void)width; (void)height; return -1; }
-static inline void panel_window_size(struct panel_window *w, int *width, int *height) { (void)w; *width = 0; *height = 0; }
-static inline int panel_window_descriptor(struct panel_window *w) { (void)w; return -1; }
-static inline const char *panel_window_video_driver(void) { return "none"; }
-static inline const char *panel_window_renderer_name(struct panel_window *w) { (void)w; return "none"; }
-static inline int panel_window_refresh_rate(struct panel_window *w) { (void)w; return 0; }
-static inline int panel_window_update(struct panel_window *w, int x, int y, int width, int height, const void *pixels, int pitch) {
+void panel_window_close(struct panel_window *w) { (void)w; }
+int panel_window_make_texture(struct panel_window *w, int width, int height) { (void)w; (void)width; (void)height; return -1; }
+void panel_window_size(struct panel_window *w, int *width, int *height) { (void)w; *width = 0; *height = 0; }
+int panel_window_descriptor(struct panel_window *w) { (void)w; return -1; }
+const char *panel_window_video_driver(void) { return "none"; }
+const char *panel_window_renderer_name(struct panel_window *w) { (void)w; return "none"; }
+int panel_window_refresh_rate(struct panel_window *w) { (void)w; return 0; }
+int panel_window_update(struct panel_window *w, int x, int y, int width, int height, const void *pixels, int pitch) {
     (void)w; (void)x; (void)y; (void)width; (void)height; (void)pixels; (void)pitch;
     return -1;
 }
-static inline int panel_window_present(struct panel_window *w) { (void)w; return -1; }
-static inline uint64_t panel_window_ticks(void) { return 0; }
-static inline int panel_window_has_events(void) { return 0; }
-static inline int panel_window_poll(struct panel_window *w, struct panel_window_event *out) { (void)w; (void)out; return 0; }
+int panel_window_present(struct panel_window *w) { (void)w; return -1; }
+uint64_t panel_window_ticks(void) { return 0; }
+int panel_window_has_events(void) { return 0; }
+int panel_window_poll(struct panel_window *w, struct panel_window_event *out) { (void)w; (void)out; return 0; }
 
 #endif

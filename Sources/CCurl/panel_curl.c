@@ -1,22 +1,10 @@
-// libcurl for the HTTP data source (PanelApp): transfers whose size, time, speed, redirects and
-// schemes libcurl bounds while receiving.
-//
-// libcurl is loaded when the first transfer starts (dlopen), not when the program starts: with
-// its TLS, Kerberos, LDAP and SSH libraries it adds about 5 MB of resident memory that a panel
-// showing a file, a command's output or the sample never needs (docs/deployment.md). curl.h is
-// still included for its types and constants.
-#include <stddef.h>
-#include "../CDynamic/panel_dynamic.h"
+// libcurl for the HTTP data source: the library opened at the first transfer and the calls,
+// declared in include/panel_curl.h.
 #include <pthread.h>
-// The typed wrappers below take the place of curl.h's gcc type checks, which only work on
-// constant options.
-#define CURL_DISABLE_TYPECHECK 1
-#include <curl/curl.h>
+#include "panel_dynamic.h"
+#include "panel_curl.h"
 
-// CURL_GLOBAL_DEFAULT is composed of other macros, which Swift does not import.
-static const long panel_curl_global_default = CURL_GLOBAL_DEFAULT;
-
-// The functions PanelApp calls, found in libcurl.so.4 once. curl_easy_header (7.83, 2022)
+// The functions PanelKiosk calls, found in libcurl.so.4 once. curl_easy_header (7.83, 2022)
 // reads the last answer's headers, so the program parses none itself; curl_getdate reads
 // HTTP dates (Retry-After, Date).
 struct panel_curl_api {
@@ -34,15 +22,11 @@ struct panel_curl_api {
     void (*slist_free_all)(struct curl_slist *);
 };
 
-// One copy per object file (a static in a header): Swift code calls these from one file only,
-// PanelApp's HTTPFetch.swift, which loads them (a release build splits a module into several
-// object files, and another file's copy would never be filled).
-static inline struct panel_curl_api *panel_curl_api_storage(void) {
-    static struct panel_curl_api api;
-    return &api;
-}
+// The one copy of what was found, in this file only.
+static struct panel_curl_api api_storage;
+static struct panel_curl_api *panel_curl_api_storage(void) { return &api_storage; }
 
-static inline void panel_curl_load_once(void) {
+static void panel_curl_load_once(void) {
     struct panel_curl_api *api = panel_curl_api_storage();
     void *library = panel_dynamic_open("libcurl.so.4", &api->error);
     if (!library) return;
@@ -68,47 +52,43 @@ static inline void panel_curl_load_once(void) {
     if (api->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) api->error = "curl_global_init failed";
 }
 
-// Loads libcurl (once, thread-safe); NULL when it is usable, else why not.
-static inline const char *panel_curl_load(void) {
+const char *panel_curl_load(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, panel_curl_load_once);
     return panel_curl_api_storage()->error;
 }
 
 // The calls, after panel_curl_load() returned NULL.
-static inline CURL *panel_curl_easy_init(void) { return panel_curl_api_storage()->easy_init(); }
-static inline CURLcode panel_curl_easy_perform(CURL *handle) { return panel_curl_api_storage()->easy_perform(handle); }
-static inline void panel_curl_easy_cleanup(CURL *handle) { panel_curl_api_storage()->easy_cleanup(handle); }
-static inline const char *panel_curl_easy_strerror(CURLcode code) { return panel_curl_api_storage()->easy_strerror(code); }
+CURL *panel_curl_easy_init(void) { return panel_curl_api_storage()->easy_init(); }
+CURLcode panel_curl_easy_perform(CURL *handle) { return panel_curl_api_storage()->easy_perform(handle); }
+void panel_curl_easy_cleanup(CURL *handle) { panel_curl_api_storage()->easy_cleanup(handle); }
+const char *panel_curl_easy_strerror(CURLcode code) { return panel_curl_api_storage()->easy_strerror(code); }
 
-// curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: one typed
-// wrapper per kind of argument that PanelApp passes.
-static inline CURLcode panel_curl_set_long(CURL *handle, CURLoption option, long value) {
+CURLcode panel_curl_set_long(CURL *handle, CURLoption option, long value) {
     return panel_curl_api_storage()->easy_setopt(handle, option, value);
 }
-static inline CURLcode panel_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value) {
+CURLcode panel_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value) {
     return panel_curl_api_storage()->easy_setopt(handle, option, value);
 }
-static inline CURLcode panel_curl_set_string(CURL *handle, CURLoption option, const char *value) {
+CURLcode panel_curl_set_string(CURL *handle, CURLoption option, const char *value) {
     return panel_curl_api_storage()->easy_setopt(handle, option, value);
 }
-static inline CURLcode panel_curl_set_pointer(CURL *handle, CURLoption option, void *value) {
+CURLcode panel_curl_set_pointer(CURL *handle, CURLoption option, void *value) {
     return panel_curl_api_storage()->easy_setopt(handle, option, value);
 }
-typedef size_t (*panel_curl_write_callback)(char *data, size_t size, size_t count, void *user);
-static inline CURLcode panel_curl_set_write_function(CURL *handle, panel_curl_write_callback callback) {
+CURLcode panel_curl_set_write_function(CURL *handle, panel_curl_write_callback callback) {
     return panel_curl_api_storage()->easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
 }
-static inline CURLcode panel_curl_get_long(CURL *handle, CURLINFO info, long *value) {
+CURLcode panel_curl_get_long(CURL *handle, CURLINFO info, long *value) {
     return panel_curl_api_storage()->easy_getinfo(handle, info, value);
 }
-static inline CURLcode panel_curl_get_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
+CURLcode panel_curl_get_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
     return panel_curl_api_storage()->easy_getinfo(handle, info, value);
 }
 
 // The value of the last answer's header `name` (the last of several; case does not matter),
 // or NULL when it has none. Valid until the next transfer or cleanup of `handle`.
-static inline const char *panel_curl_header(CURL *handle, const char *name) {
+const char *panel_curl_header(CURL *handle, const char *name) {
     struct curl_header *header = NULL;
     if (panel_curl_api_storage()->easy_header(handle, name, 0, CURLH_HEADER, -1, &header) != CURLHE_OK || !header) return NULL;
     if (header->amount > 1) {
@@ -120,14 +100,14 @@ static inline const char *panel_curl_header(CURL *handle, const char *name) {
 }
 
 // An HTTP date (RFC 9110 5.6.7, and the obsolete forms) as seconds since 1970, or -1.
-static inline long long panel_curl_getdate(const char *text) {
+long long panel_curl_getdate(const char *text) {
     return (long long)panel_curl_api_storage()->getdate(text, NULL);
 }
 
 // Request headers: a list libcurl copies each line into, freed with panel_curl_slist_free.
-static inline struct curl_slist *panel_curl_slist_append(struct curl_slist *list, const char *line) {
+struct curl_slist *panel_curl_slist_append(struct curl_slist *list, const char *line) {
     return panel_curl_api_storage()->slist_append(list, line);
 }
-static inline void panel_curl_slist_free(struct curl_slist *list) {
+void panel_curl_slist_free(struct curl_slist *list) {
     if (list) panel_curl_api_storage()->slist_free_all(list);
 }
