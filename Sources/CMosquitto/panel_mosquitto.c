@@ -1,10 +1,10 @@
-// libmosquitto for PanelApp's broker link: the library opened at the first connection and
+// libmosquitto for PanelKiosk's broker link: the library opened at the first connection and
 // the calls, declared in include/panel_mosquitto.h.
 #include "panel_dynamic.h"
 #include <pthread.h>
 #include "panel_mosquitto.h"
 
-// The functions PanelApp calls, found in libmosquitto.so.1 once.
+// The functions PanelKiosk calls, found in libmosquitto.so.1 once.
 struct panel_mqtt_api {
     const char *error;  // why loading failed, or NULL
     int (*lib_init)(void);

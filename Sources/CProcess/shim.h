@@ -1,4 +1,4 @@
-// The process and its children (PanelApp): what Swift cannot import from <sys/wait.h>, whose
+// The process and its children (PanelHost, PanelKiosk): what Swift cannot import from <sys/wait.h>, whose
 // status accessors are function-like macros and whose siginfo_t is a union, for the command
 // data source; and <malloc.h>, which the Glibc module leaves out, for the heap.
 #include <sys/types.h>
@@ -69,7 +69,7 @@ static inline int panel_child_subreaper_supported(void) {
 extern int memfd_create(const char *name, unsigned int flags);
 static inline int panel_memfd(const char *name) { return memfd_create(name, 1U /* MFD_CLOEXEC */); }
 
-// The kiosk's signal handler (PanelApp's SignalPipe), in C: it runs on whichever thread the
+// The kiosk's signal handler (PanelHost's SignalPipe), in C: it runs on whichever thread the
 // kernel picks, and that is mostly the main thread Dispatch parks in a thread-exit destructor
 // (dispatchMain ends the main thread with pthread_exit and waits in sigsuspend there). There a
 // sanitizer's per-thread state is already torn down, and AddressSanitizer's checks on a Swift
@@ -82,7 +82,7 @@ static inline int panel_memfd(const char *name) { return memfd_create(name, 1U /
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-// One copy per importing module; only PanelApp installs the handler, and the handler reads
+// One copy per importing module; only PanelHost installs the handler, and the handler reads
 // the copy its own module set.
 static int panel_signal_pipe_fd = -1;
 __attribute__((no_sanitize("address", "undefined", "thread")))
@@ -104,7 +104,7 @@ static inline int panel_signal_to_pipe(int number, int fd) {
     return sigaction(number, &action, NULL);
 }
 
-// The control socket (PanelApp's ControlServer). accept4 is declared only under _GNU_SOURCE:
+// The control socket (PanelKiosk's ControlServer). accept4 is declared only under _GNU_SOURCE:
 // the accepted descriptor is non-blocking and close-on-exec from the start (no window in which
 // a command's child inherits it, no fcntl that can fail after the accept). The fd or -1.
 #include <sys/socket.h>

@@ -165,7 +165,7 @@ public final class WindowDisplay: ImmediateDisplay {
         return pointer.frames(for: pending, shiftedBy: now)
     }
 
-    /// Blank shows black in the window; on again, the next frame is a full one (the runtime
+    /// Blank shows black in the window; on again, the next frame is a full one (the stage
     /// draws it, as on a panel).
     public func setBlank(_ blank: Bool) throws {
         guard blank != isBlank else { return }

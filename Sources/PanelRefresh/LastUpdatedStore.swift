@@ -3,7 +3,7 @@ import Glibc
 
 /// Keeps the time of the last completed refresh per key (MJRefresh kept it in
 /// NSUserDefaults). The core holds only the in-memory store; the program keeps the time in a
-/// file (PanelApp's `FileLastUpdatedStore`), since the core does no I/O.
+/// file (PanelHost's `FileLastUpdatedStore`), since the core does no I/O.
 @MainActor
 public protocol LastUpdatedStore: AnyObject {
     /// The recorded time, or nil when there is none (or the record is unreadable).

@@ -1,10 +1,10 @@
 import PanelUI
 
 extension RefreshComponent: ListThemed {
-    /// Takes the list's theme (`ListView.theme`): its texts in the secondary colour, its
-    /// arrows and spinners in the tint. A component added after the theme takes it when it is
-    /// attached.
-    public func apply(_ theme: ListTheme) {
+    /// Colours the component's own views with `theme` (``apply(_:)`` does it, and a subclass
+    /// that overrides `apply` calls it first): its texts in the secondary colour, its arrows
+    /// and spinners in the tint.
+    public func applyToSubviews(_ theme: ListTheme) {
         func walk(_ view: View) {
             for subview in view.subviews {
                 switch subview {

@@ -12,6 +12,11 @@ import Glibc
 /// what calling it once does, and a later call always wins over an earlier one (trap T4).
 @MainActor
 open class RefreshComponent: View, ScrollViewObserver {
+    /// Takes the list's theme (`ListView.theme`): its texts in the secondary colour, its
+    /// arrows and spinners in the tint. A component added after the theme takes it when it is
+    /// attached. Open: a custom component colours its own parts too, after calling `super`.
+    open func apply(_ theme: ListTheme) { applyToSubviews(theme) }
+
     /// What a component calls to begin loading (the app's refresh or next page).
     public typealias Action = () -> Void
 

@@ -1,3 +1,4 @@
+import Glibc
 import PanelUI
 
 /// The renderer's `DrawingContext`: a view's own drawing (`View.draw(in:)`) on the canvas, in
@@ -88,6 +89,37 @@ final class ViewDrawing: DrawingContext {
         let corners = points.map(pixel)
         let fan = (1..<corners.count - 1).map { Triangle(corners[0], corners[$0], corners[$0 + 1]) }
         canvas.fill(triangles: fan, color: color, opacity: opacity)
+    }
+
+    func stroke(arcAround center: Point, radius: Double, from start: Double, to end: Double, width: Double, color: Color) {
+        guard radius > 0, width > 0, start != end, let canvas = prepare() else { return }
+        let angles = arcAngles(radius: radius + width / 2, from: start, to: end)
+        let inner = max(0, radius - width / 2), outer = radius + width / 2
+        func at(_ r: Double, _ a: Double) -> Point { pixel(Point(x: center.x + r * cos(a), y: center.y + r * sin(a))) }
+        var triangles: [Triangle] = []
+        triangles.reserveCapacity(2 * (angles.count - 1))
+        for (a, b) in zip(angles, angles.dropFirst()) {
+            let (ai, ao, bi, bo) = (at(inner, a), at(outer, a), at(inner, b), at(outer, b))
+            triangles += [Triangle(ai, ao, bo), Triangle(ai, bo, bi)]
+        }
+        canvas.fill(triangles: triangles, color: color, opacity: opacity)
+    }
+
+    func fill(sectorAround center: Point, radius: Double, from start: Double, to end: Double, color: Color) {
+        guard radius > 0, start != end, let canvas = prepare() else { return }
+        let rim = arcAngles(radius: radius, from: start, to: end).map { pixel(Point(x: center.x + radius * cos($0), y: center.y + radius * sin($0))) }
+        let middle = pixel(center)
+        canvas.fill(triangles: zip(rim, rim.dropFirst()).map { Triangle(middle, $0, $1) }, color: color, opacity: opacity)
+    }
+
+    /// The angles an arc of `radius` points from `start` to `end` is drawn through: a step
+    /// every 2 pixels of its length or less (at least 2 steps, at most 720), at most a turn.
+    private func arcAngles(radius: Double, from start: Double, to end: Double) -> [Double] {
+        let turn = 2 * Double.pi
+        let sweep = max(-turn, min(turn, end - start))
+        let length = abs(sweep) * radius * renderer.scale
+        let steps = min(720, max(2, Int((length / 2).rounded(.up))))
+        return (0...steps).map { start + sweep * Double($0) / Double(steps) }
     }
 
     func draw(_ image: ImageReference, in rect: Rect, contentMode: ContentMode, tint: Color?) {

@@ -16,6 +16,9 @@ public protocol ListDataSource: AnyObject {
 extension ListDataSource {
     /// No identities: a reload keeps the offset, not a row.
     public func list(_ list: ListView, identifierForRow row: Int) -> String? { nil }
+    /// Nothing: a list whose rows are all registered cells (`register(_:configure:)`) fills
+    /// them there, and a data source of such rows need not write this.
+    public func list(_ list: ListView, configure cell: ListCell, forRow row: Int) {}
 }
 
 /// The row the reader is looking at, by its identity, and where it is on screen: taken with

@@ -2,7 +2,7 @@ import PanelGestures
 
 /// A whole UI without a display: a manual clock, a screen and a touch dispatcher, its frames
 /// the bare frame pass. Stepped in virtual time by ``VirtualTimeDriver`` (`play`, `settle`,
-/// `wait` here say it shorter); the kiosk puts the same scene on a display through its runtime.
+/// `wait` here say it shorter); the kiosk puts the same scene on a display through its stage.
 @MainActor
 public final class Scene: TimeStepped {
     /// The scene's time: moved only by `tick(at:)` and `touch(_:at:)`.

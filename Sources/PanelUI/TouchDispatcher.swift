@@ -50,7 +50,7 @@ public final class TouchDispatcher {
     /// Where the press began and where the finger is now (root view points).
     private var pressOrigin = Point(x: 0, y: 0), fingerAt = Point(x: 0, y: 0)
     /// Seconds from a frame's pass to its presentation on the glass: one period (the display's
-    /// frame interval; 1/60 until the runtime says).
+    /// frame interval; 1/60 until the stage says).
     public var presentationDelay = 1.0 / 60
     /// Seconds before its presentation that a frame samples the pan (`PanRecognizer`'s
     /// `translation(at:)`), when `pan.configuration.resamples`; nil: one period plus half the

@@ -17,6 +17,8 @@ final class DocumentServer: @unchecked Sendable {
     private var mode = Mode.serve
     private var log: [Request] = []
     private var extraHeaders = ""
+    /// Seconds each answer waits before it goes (a slow server); 0 by default.
+    private var delay = 0.0
     private var server: LoopbackServer!
 
     init(_ document: String, connections: Int = 400, lifetime: Double = 120) throws {
@@ -35,9 +37,12 @@ final class DocumentServer: @unchecked Sendable {
     func set(_ mode: Mode) { lock.withLock { self.mode = mode } }
     /// Headers added to every 200 and 304 (`Cache-Control: max-age=...`).
     func add(headers: String) { lock.withLock { extraHeaders = headers } }
+    /// Every answer from now on `seconds` late.
+    func delay(by seconds: Double) { lock.withLock { delay = seconds } }
 
     private func answer(_ server: LoopbackServer, _ client: Int32, _ request: String) {
-        let (mode, body, etag, extra) = lock.withLock { (self.mode, document, "\"v\(version)\"", extraHeaders) }
+        let (mode, body, etag, extra, delay) = lock.withLock { (self.mode, document, "\"v\(version)\"", extraHeaders, self.delay) }
+        if delay > 0 { usleep(UInt32(delay * 1_000_000)) }
         let conditional = request.lowercased().contains("if-none-match: \(etag.lowercased())")
         let status: Int, response: String
         switch mode {

@@ -115,3 +115,43 @@ struct RoundedFillTests {
         #expect(worst <= 12, "the most a channel differs: \(worst)")
     }
 }
+
+/// A ring gauge and a pie slice, as an app's own view draws them.
+@MainActor
+final class Dial: View {
+    override func draw(in context: any DrawingContext) {
+        // A quarter of a ring 10 points wide about (50, 50), radius 30, from the top clockwise.
+        context.stroke(arcAround: Point(x: 50, y: 50), radius: 30, from: -Double.pi / 2, to: 0, width: 10, color: Color(red: 0, green: 0, blue: 255))
+        // A third of a disc about (150, 50), radius 40, from the right going down.
+        context.fill(sectorAround: Point(x: 150, y: 50), radius: 40, from: 0, to: 2 * Double.pi / 3, color: Color(red: 255, green: 0, blue: 0))
+    }
+}
+
+@MainActor
+@Suite("Arcs and sectors in a view's own drawing")
+struct ArcDrawingTests {
+    @Test("stroke(arcAround:) draws the ring's part between its angles and width; fill(sectorAround:) the slice of the disc, nothing else")
+    func arcs() throws {
+        let scene = Scene(size: Size(width: 200, height: 100))
+        let dial = Dial(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        dial.backgroundColor = .white
+        scene.screen.rootView.addSubview(dial)
+        let surface = Surface(width: 200, height: 100)
+        Renderer(fonts: try FontLibrary()).render(scene.screen, into: surface)
+        func rgb(_ x: Int, _ y: Int) -> UInt32 { CustomDrawingTests.rgb(surface, x, y) }
+        // The ring: on it between 12 and 3 o'clock; not at its centre, not past its width,
+        // not in the quarters it does not cover.
+        #expect(rgb(50 + 21, 50 - 21) == 0x0000ff, "at 45 degrees, radius 30")
+        #expect(rgb(50 + 2, 50 - 30) == 0x0000ff && rgb(50 + 30, 50 - 3) == 0x0000ff, "just inside both ends")
+        #expect(rgb(50 - 3, 50 - 30) == 0xffffff && rgb(50 + 30, 50 + 2) == 0xffffff, "just past both ends: cut square")
+        #expect(rgb(50, 50) == 0xffffff && rgb(50 + 14, 50 - 14) == 0xffffff && rgb(50 + 28, 50 - 28) == 0xffffff)
+        #expect(rgb(50 - 21, 50 - 21) == 0xffffff && rgb(50 + 21, 50 + 21) == 0xffffff)
+        // The slice: from 3 o'clock to 120 degrees on, clockwise; its centre's neighbourhood
+        // inside it, the rest of the disc white.
+        #expect(rgb(150 + 20, 50 + 20) == 0xff0000, "at 45 degrees inside the slice")
+        #expect(rgb(150 - 5, 50 + 30) == 0xff0000, "at about 100 degrees")
+        #expect(rgb(150 + 20, 50 - 20) == 0xffffff, "above: not in it")
+        #expect(rgb(150 - 30, 50 + 5) == 0xffffff, "at about 170 degrees: past its end")
+        #expect(rgb(150 + 45, 50 + 5) == 0xffffff, "past its radius")
+    }
+}

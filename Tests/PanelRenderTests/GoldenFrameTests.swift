@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 @testable import PanelRender
 import PanelKiosk
 import PanelRefresh

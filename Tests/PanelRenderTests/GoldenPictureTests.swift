@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 import PanelKiosk
 import PanelFuzz
 @testable import PanelRender

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 import PanelDisplay
 @testable import PanelRender
 import PanelKiosk

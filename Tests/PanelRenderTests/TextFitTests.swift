@@ -1,4 +1,5 @@
 import Testing
+import PanelTestSupport
 @testable import PanelRender
 import PanelRefresh
 import PanelUI

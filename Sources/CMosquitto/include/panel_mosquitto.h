@@ -1,4 +1,4 @@
-// libmosquitto (an MQTT 5 client, Debian's libmosquitto1 2.0) for PanelApp's broker link.
+// libmosquitto (an MQTT 5 client, Debian's libmosquitto1 2.0) for PanelKiosk's broker link.
 //
 // The library is opened when the first connection is made (dlopen), not linked: a panel with
 // no broker never maps it (nor its OpenSSL), as libcurl is opened at the first HTTP transfer.

@@ -49,6 +49,9 @@ public final class RealTimeDriver {
     static let pendingRounds = 8
     /// Whether the host ends when its scripted touches are done and nothing moves (the live demo).
     public var endsAfterScript = false
+    /// Whether the driver takes the signals (``SignalPipe``): true, as a program wants; false
+    /// for a program that handles them itself, and for tests that run a driver in-process.
+    public var takesSignals = true
 
     /// A driver for `host`; nothing runs until `run()`.
     public init(_ host: KioskHost) {
@@ -70,6 +73,7 @@ public final class RealTimeDriver {
     /// Every handler: the host's entry at the time of now, then the sources and the timer
     /// brought up to date with what the entry changed.
     private func enter(_ entry: (Double) -> Void) {
+        guard !stopped else { return }
         entry(MonotonicClock.now())
         settleSources()
     }
@@ -85,7 +89,9 @@ public final class RealTimeDriver {
     public func start() {
         // An app's program has not taken the signals: the driver does, before anything else
         // can take long (the program's main does it at its first line).
-        do { try SignalPipe.install() } catch { Log.warning("signals keep their default actions: \(error)") }
+        if takesSignals {
+            do { try SignalPipe.install() } catch { Log.warning("signals keep their default actions: \(error)") }
+        }
         timer.setEventHandler(handler: onMain { [unowned self] in self.enter(self.host.tick) })
         // Work that came back from a worker is applied and drawn now, as an entry of its own,
         // not at the next wake-up (while nothing moves there is none).
@@ -110,7 +116,7 @@ public final class RealTimeDriver {
         }
         // Signals wait in the pipe from its installation on; any that came during start-up
         // are read as soon as this source runs.
-        if SignalPipe.readEnd >= 0 {
+        if takesSignals, SignalPipe.readEnd >= 0 {
             keep.append(readSource(SignalPipe.readEnd) { [unowned self] in
                 for number in SignalPipe.receive() {
                     if case .exit(let code) = self.host.signal(number, at: MonotonicClock.now()) { self.onExit(code) }
@@ -120,6 +126,21 @@ public final class RealTimeDriver {
         }
         enter { self.host.start(at: $0) }
     }
+
+    /// Cancels every source and the timers and lets go of the executor's arrivals: nothing
+    /// runs from this driver any more (a test that ran one in-process; the process goes on).
+    public func stop() {
+        timer.cancel()
+        for source in keep { source.cancel() }
+        for source in inputSources.values { source.cancel() }
+        for source in watches.values { source.cancel() }
+        displayEvents?.cancel()
+        (keep, inputSources, watches, displayEvents) = ([], [:], [:], nil)
+        host.executor.onArrival = nil
+        stopped = true
+    }
+    /// Whether ``stop()`` ran.
+    private var stopped = false
 
     /// Watches the touchscreens in use, the display's current descriptor and the loop
     /// sources' descriptors, and arms the timer for the host's next wake-up.
@@ -165,7 +186,8 @@ public final class RealTimeDriver {
             let fd = watch.descriptor.fd, key = Owned(source: watch.source, fd: fd)
             cancelling[key, default: 0] += 1
             let owner = host.sources.first { ObjectIdentifier($0) == watch.source }
-            dispatched.setCancelHandler(handler: onMain { [unowned self, weak owner] in
+            dispatched.setCancelHandler(handler: onMain { [weak self, weak owner] in
+                guard let self else { return }
                 self.cancelling[key, default: 1] -= 1
                 if self.cancelling[key] == 0 {
                     self.cancelling[key] = nil

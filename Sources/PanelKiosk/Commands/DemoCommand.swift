@@ -11,7 +11,7 @@ public enum DemoCommand {
         public var directory: String
         /// Frames written as PNG.
         public var frames: Int
-        /// The animated PNG of the whole session.
+        /// The animated PNG of the whole demo.
         public var animation: String
         /// Every trace event, in order.
         public var trace: [TraceEvent]
@@ -21,7 +21,7 @@ public enum DemoCommand {
         public var moments: [String: String]
     }
 
-    /// Plays the scripted session on a `width`×`height` headless display, writing into `directory`:
+    /// Plays the scripted demo on a `width`×`height` headless display, writing into `directory`:
     /// the departures board (`DemoBoard`) loads (the Loading view), a tap opens a train's page,
     /// which slides in and goes back with an edge swipe; a pull finds the server out of reach
     /// (the header's failure, then the banner over the rows), the next pull refreshes, and
@@ -53,17 +53,17 @@ public enum DemoCommand {
         let host = kiosk.host, clock = host.clock
         // Frames at 30 Hz keep the folder and the animation small.
         host.frameInterval = 1.0 / 30
-        let session = kiosk.list
+        let list = kiosk.list
         // The refresh that fails is the script's (the banner shows it): not a warning for the
         // person who ran the demo.
-        session.onError = { _ in }
+        list.onError = { _ in }
         var failure: (any Error)?
         host.stage.presenter.onError = { failure = failure ?? $0 }
         var moments: [String: String] = [:]
         var pending: String?
         // The first load's own header states are not the moments of the pulls after it.
         var touched = false
-        session.onTrace = { event in
+        list.onTrace = { event in
             if !touched, case .frame = event, moments["first-load"] == nil {
                 moments["first-load"] = framesDirectory + "/frame-" + TextFormat.padded(display.framesPresented, 5) + ".png"
                 return
@@ -85,7 +85,7 @@ public enum DemoCommand {
             }
         }
         let time = VirtualTimeDriver(host)
-        session.traceOrigin = clock.now
+        list.traceOrigin = clock.now
         kiosk.start(at: clock.now)
         time.settle()
         let w = Double(width), h = Double(height)
@@ -103,7 +103,7 @@ public enum DemoCommand {
         // trigger distance, whatever the screen's height. The first finds the server out of
         // reach; the second brings the board a minute on.
         let band = RubberBand(dimension: h)
-        let pull = min(band.distance(forOverscroll: session.header.height * 1.5) + GestureConstants.touchSlop, h * 0.9)
+        let pull = min(band.distance(forOverscroll: list.header.height * 1.5) + GestureConstants.touchSlop, h * 0.9)
         for failing in [true, false] {
             board.failNext = failing
             var script = GestureScript(start: clock.now + 0.5)
@@ -113,7 +113,7 @@ public enum DemoCommand {
             time.advance(by: failing ? 1.5 : 0.3)
         }
         // Swipe up until everything is loaded.
-        for _ in 0..<10 where session.footer.state != .noMoreData {
+        for _ in 0..<10 where list.footer.state != .noMoreData {
             var swipe = GestureScript(start: clock.now + 0.3)
             swipe.drag(from: Point(x: w / 2, y: h * 0.85), to: Point(x: w / 2, y: h * 0.2), duration: 0.15)
             time.play(swipe.frames)
@@ -128,7 +128,7 @@ public enum DemoCommand {
         let animation = directory + "/demo.png"
         try AnimatedPNG.write(frames: files.map { framesDirectory + "/" + $0 }, delay: 1.0 / 30, to: animation)
         return withExtendedLifetime((state, kiosk)) {
-            Result(directory: directory, frames: files.count, animation: animation, trace: session.trace, moments: moments)
+            Result(directory: directory, frames: files.count, animation: animation, trace: list.trace, moments: moments)
         }
     }
 }

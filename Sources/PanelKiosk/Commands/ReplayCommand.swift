@@ -75,7 +75,7 @@ public enum ReplayCommand {
     }
 
     /// A recording already read, on `fonts` (the fuzz target reuses one library for every
-    /// input): the kiosk's runtime on a headless display, stepped in virtual time.
+    /// input): the kiosk on a headless display, stepped in virtual time.
     public static func run(_ recording: EvemuRecording, _ options: Options, fonts: FontLibrary,
                            onTrace: ((TraceEvent) -> Void)? = nil) throws -> Result {
         try checkRefreshSeconds(options)
@@ -105,18 +105,18 @@ public enum ReplayCommand {
             host.stage.scene.dispatcher.presentationDelay = 1 / rate
         }
         if let latency = options.resampleLatency { host.stage.scene.dispatcher.resampleLatency = latency }
-        let session = kiosk.list
-        session.tracesTimings = options.timings
+        let list = kiosk.list
+        list.tracesTimings = options.timings
         var failure: (any Error)?
         host.stage.presenter.onError = { failure = failure ?? $0 }
         let time = VirtualTimeDriver(host)
-        if options.configuration == nil { session.showFirstPage() }
+        if options.configuration == nil { list.showFirstPage() }
         kiosk.start(at: clock.now, loading: options.configuration != nil)
         time.settle(limit: max(30, options.refreshSeconds * 4))
         if options.startShare > 0 {
-            let list = session.list
-            let low = list.minimumContentOffset.y, high = max(low, list.maximumContentOffset.y)
-            list.setContentOffset(Point(x: list.contentOffset.x, y: (low + (high - low) * min(1, options.startShare)).rounded()), animated: false)
+            let view = list.list
+            let low = view.minimumContentOffset.y, high = max(low, view.maximumContentOffset.y)
+            view.setContentOffset(Point(x: view.contentOffset.x, y: (low + (high - low) * min(1, options.startShare)).rounded()), animated: false)
             time.settle(limit: 1)
         }
         var assembly = TouchAssembler.Configuration(positionAxes: options.positionAxes ?? configuration.positionAxes)
@@ -125,9 +125,9 @@ public enum ReplayCommand {
                                      configuration: assembly)
         replay.assembler.mapping.touch = configuration.host.touchMapping()
         let start = clock.now + 0.1
-        let startOffset = session.list.contentOffset
-        session.beginTrace(origin: start)
-        session.onTrace = onTrace
+        let startOffset = list.list.contentOffset
+        list.beginTrace(origin: start)
+        list.onTrace = onTrace
         let assembled = replay.assemble(start: start)
         if assembled.droppedContacts > 0 {
             let warning = InputError.tooManyContacts(device: recording.device.name, limit: TouchAssembler.maxContacts)
@@ -138,10 +138,10 @@ public enum ReplayCommand {
         time.settle(limit: max(30, options.refreshSeconds * 4))
         // A frame that could not be saved is a failed replay, not a silent gap.
         if let failure { throw failure }
-        let list = session.list
-        let range = (x: list.minimumContentOffset.x...max(list.minimumContentOffset.x, list.maximumContentOffset.x),
-                     y: list.minimumContentOffset.y...max(list.minimumContentOffset.y, list.maximumContentOffset.y))
-        return withExtendedLifetime((state, kiosk)) { Result(trace: session.trace, framesPresented: display.framesPresented, scrollRange: range,
+        let view = list.list
+        let range = (x: view.minimumContentOffset.x...max(view.minimumContentOffset.x, view.maximumContentOffset.x),
+                     y: view.minimumContentOffset.y...max(view.minimumContentOffset.y, view.maximumContentOffset.y))
+        return withExtendedLifetime((state, kiosk)) { Result(trace: list.trace, framesPresented: display.framesPresented, scrollRange: range,
                                                   startOffset: startOffset) }
     }
 }

@@ -60,7 +60,7 @@ public final class FleetLink: LoopSource {
     public private(set) var state: State
     /// When the broker was last reachable (connected), seconds of the clock; nil: never yet.
     public private(set) var lastContact: Double?
-    /// Hears that a new list came (the host asks the session for a refresh).
+    /// Hears that a new list came (the kiosk asks its list for a refresh).
     public var onList: (() -> Void)?
     /// Hears that a triggered refresh is due (its jitter waited out).
     public var onTrigger: (() -> Void)?
@@ -276,16 +276,7 @@ public final class FleetLink: LoopSource {
             case .refused(let reason):
                 fail("the broker refused the connection: \(reason)", at: now, failures: failures + 1)
             case .message(let topic, let payload, _):
-                lastContact = now
-                if topic == settings.listTopic, let list {
-                    list.receive(payload)
-                    if list.isBehind { onList?() }
-                }
-                if topic == settings.triggerTopic, triggerAt == nil {
-                    // One refresh per burst of triggers: a second while one waits adds nothing.
-                    triggerAt = now + Double.random(in: 0...settings.triggerJitter, using: &random)
-                }
-                if topic == settings.commandTopic { command(payload) }
+                received(topic: topic, payload: payload, at: now)
             case .subscriptionRefused(let topic, let reason):
                 Log.error("mqtt: the broker refused the subscription to \(topic): \(reason) (its ACL?)")
             case .publishRefused(let topic, let reason):
@@ -315,6 +306,20 @@ public final class FleetLink: LoopSource {
                      at: now, failures: before + 1)
             }
         }
+    }
+
+    /// A message from the broker on `topic`: the list's, a trigger, a command.
+    func received(topic: String, payload: [UInt8], at now: Double) {
+        lastContact = now
+        if topic == settings.listTopic, let list {
+            list.receive(payload)
+            if list.isBehind { onList?() }
+        }
+        if topic == settings.triggerTopic, triggerAt == nil {
+            // One refresh per burst of triggers: a second while one waits adds nothing.
+            triggerAt = now + Double.random(in: 0...settings.triggerJitter, using: &random)
+        }
+        if topic == settings.commandTopic { command(payload) }
     }
 
     /// A command message: `refresh`, `blank` or `wake` (blanks and a newline around it allowed).

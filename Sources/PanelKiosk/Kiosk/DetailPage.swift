@@ -2,7 +2,7 @@ import PanelHost
 
 /// `rows.tap = detail`: the page a tapped row opens over the list: the item's picture, its
 /// title and its body, wrapped, in a scroll view with the list's physics, and a back control
-/// at the leading top (an edge swipe from the leading side closes it too: the session's).
+/// at the leading top (an edge swipe from the leading side closes it too: the list's `PageStack`).
 /// The list underneath stays as it was: back on it, its header's pull refreshes it.
 @MainActor
 public final class DetailPage: View {

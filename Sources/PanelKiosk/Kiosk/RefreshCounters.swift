@@ -1,7 +1,7 @@
 import FoundationEssentials
 import PanelHost
 
-/// What the list's refreshes of the first page did since the runtime started: the metrics'
+/// What the list's refreshes of the first page did since the list was made: the metrics'
 /// counts and `ctl status`'s last success and error.
 public struct RefreshCounters: Sendable, Equatable {
     /// Refreshes that brought new items.

@@ -29,7 +29,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 /// When the kiosk refreshes by itself (`[refresh] every`, `jitter`, `backoff-max`): a value
 /// with one method per input, each given its time (seconds of the kiosk's clock), from which
 /// the next attempt's time is read (``due``). It does not decide whether a due refresh may run
-/// now (a finger on the glass, a page open, a blank panel: the runtime's part), only when one
+/// now (a finger on the glass, a page open, a blank panel: the list's part on the stage), only when one
 /// is due.
 ///
 /// - The first automatic refresh comes a random part of `every` after the first answer (the

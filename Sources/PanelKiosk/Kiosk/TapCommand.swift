@@ -24,7 +24,7 @@ public final class TapCommand {
     /// Runs under way now.
     public private(set) var running = 0
     /// The machine's clock for how long a run took (CLOCK_MONOTONIC in the kiosk, seconds);
-    /// nil: a run takes no time (virtual time). The session's command line is the tap's time
+    /// nil: a run takes no time (virtual time). The list's command line is the tap's time
     /// plus that: the run's end on the kiosk's clock, which has not moved when the result comes
     /// back from the worker (the loop moves it at its next entry).
     public var stopwatch: (@Sendable () -> Double)?

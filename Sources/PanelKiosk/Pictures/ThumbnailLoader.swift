@@ -242,7 +242,7 @@ public final class ThumbnailLoader: ImageSupplier {
     /// Whether evictions freed memory that has not gone back yet.
     public var holdsFreedMemory: Bool { returnsFreedMemory && evictedSinceTrim > 0 }
 
-    /// Gives the memory evictions freed back to the system, when there is any (the runtime
+    /// Gives the memory evictions freed back to the system, when there is any (the list
     /// asks when nothing moves).
     public func returnFreedMemory() {
         guard holdsFreedMemory else { return }

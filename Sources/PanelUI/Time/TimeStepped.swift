@@ -1,7 +1,7 @@
 import PanelGestures
 
-/// What a time driver steps: a ``Scene`` alone (the UI's own tests) or a kiosk host (a runtime on
-/// a display, in PanelApp). The driver decides when; the stepped thing decides what is due.
+/// What a time driver steps: a ``Scene`` alone (the UI's own tests) or a kiosk host (a stage on
+/// a display, in PanelHost). The driver decides when; the stepped thing decides what is due.
 ///
 /// A driver calls `tick(at:)` and `touch(_:at:)` with times that never go back; the stepped
 /// thing moves its clock to that time (its one place for it) and runs what is due then.
@@ -34,7 +34,7 @@ extension TimeStepped {
 /// caller says how far time goes; then every wake-up on the way runs in order, and frames are
 /// drawn while something moves, no closer together than `frameInterval`. The one code that
 /// decides where virtual time goes: tests, replays, the headless demo, expected frames and the
-/// benchmarks all step through it. (Real time has its own driver, in PanelApp.)
+/// benchmarks all step through it. (Real time has its own driver, in PanelHost.)
 @MainActor
 public struct VirtualTimeDriver {
     /// What is stepped.

@@ -5,21 +5,22 @@ import PanelRefresh
 
 /// Compares rendered frames with the PNGs in Golden/. `scripts/update-golden` writes them
 /// instead (PANEL_REFRESH_UPDATE_GOLDEN=1), after a change to the look made on purpose.
-enum Golden {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden").path
-    static var updating: Bool { ProcessInfo.processInfo.environment["PANEL_REFRESH_UPDATE_GOLDEN"] == "1" }
+public enum Golden {
+    public static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("PanelRenderTests/Golden").path
+    public static var updating: Bool { ProcessInfo.processInfo.environment["PANEL_REFRESH_UPDATE_GOLDEN"] == "1" }
     /// A channel may differ by this much (rounding in a library's next patch release)...
-    static let channelTolerance = 8
+    public static let channelTolerance = 8
     /// ...on at most this share of the pixels: 0.02 %, 19 pixels of a 400x240 frame. The frames
     /// are drawn by the same libraries on every machine the suite runs on (bookworm's), so they
     /// match to the bit; 24 levels on 0.3 % of the pixels had let 13 of 48 frames drift from
     /// what the renderer drew (a scroll indicator's end, a thumbnail's filtering: 21 to 166
     /// pixels) without a word. Redrawn and looked at once, the frames now show such a change.
-    static let pixelTolerance = 0.0002
+    public static let pixelTolerance = 0.0002
 
     /// Nil when `surface` matches the golden `name`; else what differs. Failing frames are
     /// written to $TMPDIR/panel-refresh-golden/ for a look.
-    static func check(_ surface: Surface, _ name: String) throws -> String? {
+    public static func check(_ surface: Surface, _ name: String) throws -> String? {
         let path = directory + "/" + name + ".png"
         if updating {
             try PNG.write(surface, to: path)
@@ -52,11 +53,11 @@ enum Golden {
 }
 
 @MainActor
-final class Rows: ListDataSource {
-    var count: Int
-    init(_ count: Int) { self.count = count }
-    func numberOfRows(in list: ListView) -> Int { count }
-    func list(_ list: ListView, configure cell: ListCell, forRow row: Int) {
+public final class Rows: ListDataSource {
+    public var count: Int
+    public init(_ count: Int) { self.count = count }
+    public func numberOfRows(in list: ListView) -> Int { count }
+    public func list(_ list: ListView, configure cell: ListCell, forRow row: Int) {
         cell.titleLabel.text = "Item \(row + 1)"
         cell.subtitleLabel.text = "Row \(row + 1) of \(count)"
     }
@@ -64,17 +65,17 @@ final class Rows: ListDataSource {
 
 /// A 400×240 list in virtual time, rendered in full for each snapshot.
 @MainActor
-final class GoldenStage {
-    static let size = Size(width: 400, height: 240)
-    let fonts: FontLibrary
-    let scene: Scene
-    let list: ListView
-    let rows: Rows
-    let renderer: Renderer
-    let surface: Surface
-    let localizer = RefreshLocalizer()
+public final class GoldenStage {
+    public static let size = Size(width: 400, height: 240)
+    public let fonts: FontLibrary
+    public let scene: Scene
+    public let list: ListView
+    public let rows: Rows
+    public let renderer: Renderer
+    public let surface: Surface
+    public let localizer = RefreshLocalizer()
 
-    init(rows count: Int = 20, size: Size = GoldenStage.size) throws {
+    public init(rows count: Int = 20, size: Size = GoldenStage.size) throws {
         fonts = try FontLibrary()
         scene = Scene(size: size)
         surface = Surface(width: Int(size.width), height: Int(size.height))
@@ -90,7 +91,7 @@ final class GoldenStage {
         scene.frame()
     }
 
-    func header<H: StateHeader>(_ header: H) -> H {
+    public func header<H: StateHeader>(_ header: H) -> H {
         header.lastUpdatedFormatter = LastUpdatedFormatter()
         list.header = header
         scene.frame()
@@ -98,13 +99,13 @@ final class GoldenStage {
     }
 
     /// A finger pulling down by `distance` and staying down.
-    func pullDown(_ distance: Double) {
+    public func pullDown(_ distance: Double) {
         var s = GestureScript(start: scene.clock.now + 0.1)
         s.drag(from: Point(x: 200, y: 30), to: Point(x: 200, y: 30 + distance), duration: 0.3, hold: 0.3, lift: false)
         scene.play(s.frames)
     }
 
-    func snapshot(_ name: String) throws {
+    public func snapshot(_ name: String) throws {
         scene.frame()
         renderer.render(scene.screen, into: surface)
         if let problem = try Golden.check(surface, name) { Issue.record("\(problem)") }
@@ -113,7 +114,7 @@ final class GoldenStage {
 
 /// Tiny gif frames drawn at test time: a dot that grows, one PNG per frame.
 @MainActor
-func gifFrames(count: Int, directory: String) throws -> [ImageReference] {
+public func gifFrames(count: Int, directory: String) throws -> [ImageReference] {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     return try (0..<count).map { i in
         let surface = Surface(width: 40, height: 40, format: .argb8888)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 @testable import PanelDisplay
 @testable import PanelRender
 import PanelRefresh

@@ -1,0 +1,68 @@
+import PanelHost
+
+/// Why a data source gave no page.
+public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A command ended with `status`; its last stderr line says why.
+    case exitStatus(command: String, status: Int32, stderr: String)
+    /// No answer within `seconds`.
+    case timeout(source: String, seconds: Double)
+    /// The source could not be reached (no such program, file or host).
+    case unreachable(source: String, reason: String)
+    /// The answer is not a list of items.
+    case malformed(source: String, reason: String)
+    /// The answer is larger than `limit` bytes.
+    case tooLarge(source: String, limit: Int)
+    /// Slower than `bytesPerSecond` for `seconds`: a server that trickles.
+    case stalled(source: String, bytesPerSecond: Int, seconds: Int)
+    /// Given up because nothing wants the answer any more (a picture's row scrolled away).
+    case cancelled(source: String)
+    /// The server is busy (HTTP 429 Too Many Requests or 503 Service Unavailable) and asks
+    /// for no request for `retryAfter` seconds (its `Retry-After`); the kiosk makes none.
+    case busy(source: String, status: Int, retryAfter: Double)
+
+    /// Seconds the source asked to be left alone, when it did (a `busy` answer).
+    public var retryAfter: Double? {
+        if case let .busy(_, _, seconds) = self { return seconds }
+        return nil
+    }
+
+    /// What happened, with every URL's password and secret-looking query values masked
+    /// (`Redaction`): this text goes to the journal and to STATUS.
+    public var description: String { Redaction.redact(plainDescription) }
+
+    /// What the person at the panel reads: the description with a command or file named by its
+    /// name, not its path ("fetch-board exited with status 1", where the journal says
+    /// "/usr/local/lib/board/fetch-board exited with status 1"). A URL stays whole, redacted.
+    public var panelText: String {
+        let source: String
+        switch self {
+        case let .exitStatus(command, _, _): source = command
+        case let .timeout(name, _), let .unreachable(name, _), let .malformed(name, _), let .tooLarge(name, _),
+             let .stalled(name, _, _), let .cancelled(name), let .busy(name, _, _): source = name
+        }
+        guard source.hasPrefix("/"), let name = source.split(separator: "/").last, !name.isEmpty else { return description }
+        let text = plainDescription
+        guard text.hasPrefix(source) else { return description }
+        return Redaction.redact(String(name) + text.dropFirst(source.count))
+    }
+
+    /// The text the panel shows for `error`: a data source's `panelText`, else its description.
+    public static func panelText(_ error: any Error) -> String {
+        (error as? DataSourceError)?.panelText ?? String(describing: error)
+    }
+
+    private var plainDescription: String {
+        switch self {
+        case let .exitStatus(command, status, stderr):
+            return "\(command) exited with status \(status)" + (stderr.isEmpty ? "" : ": \(stderr.prefix(200))")
+        case let .timeout(source, seconds): return "\(source) gave no answer within \(seconds) s"
+        case let .unreachable(source, reason): return "\(source) is unreachable: \(reason)"
+        case let .malformed(source, reason): return "\(source) sent something that is not a list of items: \(reason)"
+        case let .tooLarge(source, limit): return "\(source) sent an answer too large (more than \(limit) bytes)"
+        case let .stalled(source, rate, seconds): return "\(source) sent less than \(rate) bytes/s for \(seconds) s"
+        case let .cancelled(source): return "\(source) was no longer wanted"
+        case let .busy(source, status, seconds):
+            return "\(source) is busy (HTTP \(status)) and asks for no request for \(TextFormat.number(seconds.rounded(.up))) s"
+        }
+    }
+}
