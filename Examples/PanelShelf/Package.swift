@@ -7,7 +7,7 @@ import Foundation
 import PackageDescription
 
 let programs = ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Programs")) ?? []).sorted()
-let app: Target.Dependency = .product(name: "PanelApp", package: "PanelRefresh")
+let app: Target.Dependency = .product(name: "PanelHost", package: "PanelRefresh")
 
 let package = Package(
     name: "PanelShelf",

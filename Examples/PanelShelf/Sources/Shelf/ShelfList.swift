@@ -1,4 +1,4 @@
-import PanelApp
+import PanelHost
 
 /// What is on a shop's shelves, in memory, one page of `pageSize` at a time. A real app would
 /// ask its server; here a refresh restocks the first shelf.

@@ -3,7 +3,7 @@
 //   panel-shelf --window        in a desktop window (SDL2): resize it, the selection stays
 //   panel-shelf --frame FILE    offline: a scripted pull and tap in virtual time, the frame as PNG
 import Glibc
-import PanelApp
+import PanelHost
 
 @MainActor
 func main() throws -> Int32 {
@@ -16,11 +16,11 @@ func main() throws -> Int32 {
     case nil, "--window":
         guard arguments.count <= 1 else { break }
         if arguments.first == "--window" { configuration.backend = .window }
-        let host = try KioskHost.panel(configuration: configuration) { scene in ShelfScreen(scene: scene) }
+        let host = try KioskHost.panel(configuration: configuration)
+        let screen = try host.show { scene in ShelfScreen(scene: scene) }
         // A resized window (a panel back in another mode) keeps the screen: the status line
         // goes back to the bottom, and what it says is said again for whoever watches.
-        host.onResize = { [unowned host] size in
-            guard let screen = host.runtime.app as? ShelfScreen else { return }
+        host.onResize = { size in
             screen.place(in: size)
             Log.info("resized to \(Int(size.width))x\(Int(size.height)); selected row \(screen.list.selectedRow ?? -1); status \"\(screen.status.text)\"")
         }
@@ -40,7 +40,8 @@ func main() throws -> Int32 {
 func offline(frame path: String, configuration: Configuration) throws -> Int32 {
     var configuration = configuration
     configuration.headlessSize = (width: 480, height: 272)
-    let host = try KioskHost.virtual(configuration: configuration) { scene in ShelfScreen(scene: scene) }
+    let host = try KioskHost.virtual(configuration: configuration)
+    let screen = try host.show { scene in ShelfScreen(scene: scene) }
     let time = VirtualTimeDriver(host)
     host.start(at: 0)
     var pull = GestureScript(start: 0.5)
@@ -51,7 +52,7 @@ func offline(frame path: String, configuration: Configuration) throws -> Int32 {
     tap.tap(at: Point(x: 240, y: 160))
     time.play(tap.frames)
     time.settle()
-    guard let screen = host.runtime.app as? ShelfScreen, screen.rows.items.first?.name == "Item 1 (stock 2)",
+    guard screen.rows.items.first?.name == "Item 1 (stock 2)",
           screen.list.selectedRow == 2 else {
         print("panel-shelf: the pull did not refresh the shelf, or the tap selected nothing")
         return 1
@@ -61,4 +62,10 @@ func offline(frame path: String, configuration: Configuration) throws -> Int32 {
     return 0
 }
 
-exit(try main())
+do {
+    exit(try main())
+} catch {
+    // A missing display or font is a sentence for the operator, not a crash report.
+    Log.error("\(error)")
+    exit(1)
+}
