@@ -14,7 +14,7 @@ public struct LastUpdatedFormatter: Sendable {
     public var utcOffset: @Sendable (Date) -> Int
 
     /// - Parameter utcOffset: UTC by default. The library reads no environment: an app shows
-    ///   local times by passing its zone's offset (the program does, from `HostEnvironment`).
+    ///   local times by passing its zone's offset (the program does, from `MachineEnvironment`).
     public init(utcOffset: @escaping @Sendable (Date) -> Int = { _ in 0 }) {
         self.utcOffset = utcOffset
     }

@@ -16,7 +16,7 @@ public final class Scene: TimeStepped {
     /// Seconds between frames while something moves (1/60: 60 Hz).
     public var frameInterval: Double = 1.0 / 60
     /// Called after each bare frame pass with its damage (not when a display draws the scene:
-    /// then the frame driver says when a frame is presented).
+    /// then the frame presenter says when a frame is presented).
     public var onFrame: ((_ damage: [Rect]) -> Void)?
     /// Bare frame passes run so far.
     public private(set) var frameCount = 0

@@ -58,3 +58,24 @@ struct AppReloadTests {
         #expect(!host.stage.isStopped)
     }
 }
+
+/// An app's configuration file: the host's keys only.
+@Suite("An app's configuration")
+struct AppConfigurationTests {
+    @Test("the host's keys read as the program reads them; a key of the kiosk's is an unknown section or key, with its line")
+    func hostKeysOnly() throws {
+        let dir = try scratchDirectory("app-config")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "[display]\nblank-after = 30\nrotation = 90\n[input]\nresample = off\n[appearance]\nlocale = ja\n[state]\ndirectory = /tmp\n[limits]\nimage-cache-mb = 8\n"
+            .write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        let c = try Configuration.load(path: dir + "/config")
+        #expect(c.blankAfter == 30 && c.displayRotation == .clockwise90 && !c.resample && c.locale == "ja" && c.stateDirectory == "/tmp")
+        #expect(c.imageCacheBytes == 8 << 20)
+        try "[display]\nblank-after = 30\n[data]\nsource = http\n".write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        let section = try #require(throws: ConfigurationError.self) { try Configuration.load(path: dir + "/config") }
+        #expect(section.line == 3 && "\(section)".contains("unknown section [data]"))
+        try "[appearance]\nheader = state\n".write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        let key = try #require(throws: ConfigurationError.self) { try Configuration.load(path: dir + "/config") }
+        #expect(key.line == 2 && "\(key)".contains("appearance.header"))
+    }
+}

@@ -12,7 +12,7 @@ import PanelRender
 /// clock moves in one place (`arrive(at:)`); everything after it reads the clock. Entries never
 /// nest: work that left the loop comes back at an entry of its own (``tick(at:)``).
 ///
-/// An app makes one with ``panel(configuration:path:display:)`` (or
+/// An app makes one with ``panel(configuration:path:display:machine:)`` (or
 /// ``virtual(configuration:display:fonts:notifier:backlights:machine:)`` in its tests) and shows its views with
 /// ``show(views:)``, which hands its own object back typed. The kiosk program is one more user
 /// of it, with the richest content.
@@ -88,6 +88,16 @@ public final class KioskHost: TimeStepped {
     /// A host over a new stage on `display` for `configuration`, showing nothing until
     /// ``show(_:)`` or ``show(views:)``.
     /// - Parameters:
+    ///   - configuration: the host's keys.
+    ///   - display: where the frames go.
+    ///   - clock: the host's one clock, moved only by its entries.
+    ///   - executor: where work that leaves the loop runs (``RealTimeExecutor`` or ``VirtualExecutor``).
+    ///   - fonts: the faces text is drawn with.
+    ///   - notifier: where READY=1, STATUS= and STOPPING=1 go.
+    ///   - machine: the machine's language, time zone and window system.
+    ///   - touchscreens: the touchscreens read (nil: none; touch comes through ``touch(_:at:)``).
+    ///   - monitor: udev's input hotplug (nil: none).
+    ///   - displayMonitor: udev's DRM hotplug (nil: none).
     ///   - backlightRoot: where the backlight the configuration names is looked for
     ///     (`/sys/class/backlight` on the panel; nil: none is ever touched, as in virtual time).
     ///   - stopwatch: the machine's clock for frame timings (nil: the host's, virtual time).

@@ -34,7 +34,7 @@ public enum LastUpdatedStoreError: Error, Equatable, CustomStringConvertible {
 /// throws with the errno and leaves the time in memory, so the header still shows it.
 ///
 /// The file is the store's own and one shape only, a flat object of numbers
-/// (``LastUpdatedFile``): the host reads and writes it without a JSON library, which an app
+/// (`LastUpdatedFile`): the host reads and writes it without a JSON library, which an app
 /// would otherwise link for this alone; the kiosk program's files written before read the same.
 @MainActor
 public final class FileLastUpdatedStore: LastUpdatedStore {

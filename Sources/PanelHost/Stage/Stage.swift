@@ -77,6 +77,8 @@ public final class Stage {
     /// A stage on `display` for `configuration` (its display, input and limits keys), showing
     /// nothing until ``show(_:)``.
     /// - Parameters:
+    ///   - configuration: the host's keys in use.
+    ///   - display: where the frames go.
     ///   - fonts: the faces text is drawn with.
     ///   - notifier: where READY=1 and STATUS= go.
     ///   - clock: the host's clock.

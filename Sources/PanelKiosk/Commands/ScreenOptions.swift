@@ -10,7 +10,7 @@ public struct ScreenOptions: Sendable {
     /// 800x480, the demo's size.
     public init() {}
 
-    /// Parses "WxH" (``ConfigurationValue/screenSize(_:)``).
+    /// Parses "WxH" (PanelHost's `ConfigurationValue.screenSize(_:)`).
     public static func parse(_ text: String) throws(UsageError) -> (Int, Int) {
         guard let size = ConfigurationValue.screenSize(text) else {
             throw UsageError("bad screen size \"\(text)\": want WIDTHxHEIGHT, e.g. 800x480")

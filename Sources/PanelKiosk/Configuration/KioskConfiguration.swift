@@ -309,7 +309,7 @@ public struct KioskConfiguration: KeyedConfiguration {
         return problems
     }
 
-    /// The keys set and their text (``KeyedConfiguration/setKeys``).
+    /// The keys set and their text (PanelHost's `KeyedConfiguration.setKeys`).
     public var setKeys: [String: String] = [:]
 
     /// Checks what single keys cannot: a source needs its location.

@@ -24,7 +24,7 @@ public enum NumericOption {
         return value
     }
 
-    /// A decimal number as people write one (``ConfigurationValue/decimal(_:)``).
+    /// A decimal number as people write one (PanelHost's `ConfigurationValue.decimal(_:)`).
     public static func decimal(_ text: String) -> Double? { ConfigurationValue.decimal(text) }
 
     /// A range as the documentation writes it: "1 to 1000".

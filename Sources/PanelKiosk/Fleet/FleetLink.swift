@@ -4,8 +4,9 @@ import PanelHost
 /// The panel's one connection to its fleet's MQTT broker, as the configuration sets it
 /// (`data.mqtt-*`, `[mqtt]`): the list's messages when `data.source = mqtt`, and with any
 /// source the panel's presence, a retained status with a last will. It has no loop of its own:
-/// the host calls ``readable(at:)``, ``writable(at:)`` and ``tick(at:)`` from the real-time
-/// driver's sources and timer (or virtual time), with the time of the event.
+/// it is a loop source (PanelHost's `LoopSource`), and the host calls ``readable(_:at:)``,
+/// ``writable(_:at:)`` and ``tick(at:)`` from the real-time driver's sources and timer (or
+/// virtual time), with the time of the event.
 ///
 /// Lost connections are retried with exponential back-off and jitter: after n failures in a
 /// row the wait is drawn from [d/2, d], d = min(60, 2^(n-1)) seconds (the 60 s cap;

@@ -2,7 +2,7 @@ import PanelHost
 
 extension Kiosk {
     /// The kiosk on this machine (what `panel-refresh run` runs): the host on the panel
-    /// (``KioskHost/panel(configuration:path:display:machine:)``), the configured list over
+    /// (`KioskHost.panel(configuration:path:display:machine:)`), the configured list over
     /// its data source, the control socket, the fleet's broker when one is named, the metrics
     /// file; a child subreaper, so a data-source command's escaped descendants end with it.
     /// Start it with `RealTimeDriver(kiosk.host).run()`.
@@ -46,13 +46,20 @@ extension Kiosk {
     }
 
     /// The configured kiosk in virtual time, for replays, the demo, expected frames and the
-    /// tests: the host of ``KioskHost/virtual(configuration:display:fonts:notifier:backlights:machine:)``
+    /// tests: the host of `KioskHost.virtual(configuration:display:fonts:notifier:backlights:machine:)`
     /// (its work off the loop on a virtual executor: a test chooses when answers come), the list
     /// over `source` (by default the configured one). No control socket; the broker's link only
     /// with `connectsBroker` (a test of a real broker in virtual time).
     /// - Parameters:
+    ///   - configuration: the whole configuration, the host's keys and the kiosk's.
+    ///   - display: where the frames go (by default the headless display at `display.headless-size`).
+    ///   - fonts: a font library to share (by default a new one).
+    ///   - notifier: where READY=1 and STATUS= go (by default nowhere).
+    ///   - backlights: a folder standing for /sys/class/backlight (nil: no backlight is touched).
     ///   - machine: the machine as the kiosk sees it (by default English, UTC, no id).
+    ///   - connectsBroker: whether the broker's link is made (a test of a real broker).
     ///   - announces: whether the journal hears "showing N items" and the list's changes.
+    ///   - source: makes the list's data source for the configuration, on the scene's animator and the host's executor (nil: the configured one).
     public static func virtual(configuration: KioskConfiguration = KioskConfiguration(), display: (any Display)? = nil,
                                fonts: FontLibrary? = nil, notifier: any ServiceNotifier = SilentNotifier(), backlights: String? = nil,
                                machine: MachineEnvironment = .neutral, connectsBroker: Bool = false, announces: Bool = false,

@@ -6,7 +6,7 @@ import PanelHost
 /// program adds around it as loop sources (its control socket, its fleet's broker, its metrics
 /// file), its own configuration keys and reload, its status in every form an operator reads.
 /// `panel-refresh run` makes one with ``panel(configuration:path:display:)``; replays, the
-/// demo, expected frames and the tests with ``virtual(configuration:display:fonts:notifier:machine:connectsBroker:announces:source:)``.
+/// demo, expected frames and the tests with ``virtual(configuration:display:fonts:notifier:backlights:machine:connectsBroker:announces:source:)``.
 /// It brokers between the fleet and the list in one place: the link's news reaches the list
 /// here, and the list reads what it says of the broker itself (`KioskList.broker`).
 @MainActor
@@ -76,7 +76,7 @@ public final class Kiosk {
         }
     }
 
-    /// Loads the first page and draws the first frame (``KioskHost/start(at:loading:)``).
+    /// Loads the first page and draws the first frame (`KioskHost.start(at:loading:)`).
     public func start(at time: Double, loading: Bool = true) { host.start(at: time, loading: loading) }
 
     // MARK: Status

@@ -240,7 +240,7 @@ public final class KioskList: ListDataSource {
     /// A frame was drawn: the offset it shows, for its frame line when it reaches the glass.
     public func frameDrawn() { drawnOffset = list.contentOffset }
 
-    /// A frame reached the display (the frame driver's completion): the trace's frame line, at
+    /// A frame reached the display (the frame presenter's completion): the trace's frame line, at
     /// the time it is on the glass with the offset it was drawn with.
     /// - Parameter renderSeconds: how long it took to draw and copy, seconds.
     public func framePresented(renderSeconds: Double) {

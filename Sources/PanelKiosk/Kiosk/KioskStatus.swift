@@ -37,7 +37,7 @@ public struct KioskStatus: Sendable {
         set { host[keyPath: path] = newValue }
     }
 
-    /// The `STATUS=` text systemd shows (``HostStatus/statusLine``).
+    /// The `STATUS=` text systemd shows (PanelHost's `HostStatus.statusLine`).
     public var statusLine: String { host.statusLine }
 
     /// `ctl status`: one JSON object (keys sorted), times as RFC 3339 UTC and seconds.
