@@ -125,12 +125,12 @@ let package = Package(
         .testTarget(name: "PanelRefreshTests", dependencies: ["PanelRefresh"]),
         .testTarget(name: "PanelInputTests", dependencies: ["PanelInput", "PanelRefresh"], exclude: ["Fixtures"]),
         // The app path: what an app gets of the host, with no kiosk in the test bundle.
-        .testTarget(name: "PanelHostTests", dependencies: ["PanelHost"], exclude: ["Logind"]),
-        .testTarget(name: "PanelKioskTests", dependencies: ["PanelKiosk", "PanelFuzz", "PanelFeel"], exclude: ["Traces"]),
+        .testTarget(name: "PanelHostTests", dependencies: ["PanelHost", "PanelTestSupport"], exclude: ["Logind"]),
+        .testTarget(name: "PanelKioskTests", dependencies: ["PanelKiosk", "PanelFuzz", "PanelFeel", "PanelTestSupport"], exclude: ["Traces"]),
         .testTarget(name: "PanelRenderTests", dependencies: ["PanelKiosk", "PanelFuzz", "PanelTestSupport"], exclude: ["Golden", "Pictures"]),
         // The displays (DRM in memory, fbdev in memory, headless, the window's pointer): no host.
         .testTarget(name: "PanelDisplayTests", dependencies: ["PanelDisplay", "PanelRefresh", "PanelTestSupport"]),
-        // What the render and display tests share: the golden frames' check and stage, a card in memory.
+        // What the tests share: the golden frames' check and stage, a card in memory, files and processes.
         .target(name: "PanelTestSupport", dependencies: ["PanelDisplay", "PanelRefresh"], path: "Tests/PanelTestSupport"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import PanelTestSupport
 @testable import PanelHost
 
 /// SIGHUP on an app's host: its configuration file read again and applied in place; its views

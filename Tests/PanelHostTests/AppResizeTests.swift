@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 @testable import PanelHost
 
 /// A new screen size (a window resized, a panel back in another mode) lays an app's views out

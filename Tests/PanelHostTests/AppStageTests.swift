@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 @testable import PanelHost
 
 /// What the stage gives an app's own views as it gives the kiosk's list: blanking with its wake
@@ -29,6 +30,7 @@ struct AppStageTests {
         host.start(at: 0)
         time.advance(to: 5)
         #expect(!display.isBlank)
+        #expect(notifier.messages.prefix(2) == ["READY=1", "STATUS=showing the panel"], "an app's panel, not the kiosk's list")
         time.advance(to: 15)
         #expect(display.isBlank)
         #expect(notifier.messages.last == "STATUS=panel blank (touch to wake); the panel")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 @testable import PanelHost
 
 /// The stand-in logind (Python, dbus-python and GLib) beside this file.

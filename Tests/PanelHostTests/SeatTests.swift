@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import PanelTestSupport
 @testable import PanelHost
 
 @MainActor
@@ -129,13 +130,12 @@ struct AppPauseTests {
             time.settle()
         }
         func expectWhole(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-            let shown = try #require(memory.glassPixels(), sourceLocation: sourceLocation)
-            host.stage.presenter.invalidate()
-            host.stage.pump()
-            time.settle()
-            let whole = try #require(memory.glassPixels(), sourceLocation: sourceLocation)
-            let differing = zip(shown, whole).count { $0 != $1 }
-            #expect(differing == 0, "\(step): \(differing) pixels differ from a whole frame", sourceLocation: sourceLocation)
+            let differing = pixelsDifferingFromWholeFrame(on: memory) {
+                host.stage.presenter.invalidate()
+                host.stage.pump()
+                time.settle()
+            }
+            #expect(differing == 0, "\(step): \(differing.map(String.init) ?? "no frame on the card") pixels differ from a whole frame", sourceLocation: sourceLocation)
         }
         try expectWhole("the first frame")
         pull()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 
 /// The tree's rules, held by a test: a rule only a comment states is broken by the next person
 /// who never read it. What the host apps import pays only for what it uses; the core is pure

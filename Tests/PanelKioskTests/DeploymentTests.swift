@@ -1,23 +1,10 @@
 import Foundation
 import Testing
+import PanelTestSupport
 @testable import PanelHost
 @testable import PanelKiosk
 
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-
-/// Runs a program; returns its exit status and combined output.
-func shell(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}
 
 let systemdAnalyze = "/usr/bin/systemd-analyze"
 

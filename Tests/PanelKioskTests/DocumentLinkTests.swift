@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 
 /// Every link between the repository's documents leads somewhere: the file exists, and a
 /// `#section` is one of its headings (docs/configuration.md linked a pictures.md that never was).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 
 /// FoundationEssentials (Swift 6.3.1) leaks its 4 KiB read buffer for every empty file read
 /// through `Data(contentsOf:)`, `String(contentsOfFile:)`, `String(contentsOf:)` or
@@ -14,7 +15,6 @@ struct FileReadingTests {
     /// Files that may still use them, with the reason: `PanelRefreshTests` links no reader but
     /// Foundation's, and what it reads is a document of the repository, never empty.
     static let allowed: Set<String> = ["Tests/PanelRefreshTests/MachineTests.swift",
-                                       "Tests/PanelKioskTests/FileText.swift",
                                        "Tests/PanelKioskTests/FileReadingTests.swift",
                                        "Tests/PanelKioskTests/GoldenTraceTests.swift"]
 

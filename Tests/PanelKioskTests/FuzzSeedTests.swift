@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 import PanelFuzz
 
 /// Tests/Fuzz: the fuzz targets' seed corpora, with the inputs of crashes that were fixed.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import PanelTestSupport
 @testable import PanelHost
 @testable import PanelKiosk
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 @testable import PanelHost
 @testable import PanelKiosk
 import PanelInput
@@ -8,13 +9,6 @@ import PanelRender
 
 // The defects of an unattended kiosk (docs/reliability.md, "Unattended"): each test here
 // failed, hung or crashed on the code before its fix.
-
-/// A folder of its own under the temporary directory.
-func scratchDirectory(_ name: String = "unattended") throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
 
 /// CRC-32 (ISO 3309, the PNG chunk checksum), bit by bit: a test needs a few dozen bytes.
 func crc32(_ bytes: [UInt8]) -> UInt32 {

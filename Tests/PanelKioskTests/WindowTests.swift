@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PanelTestSupport
 @testable import PanelHost
 @testable import PanelKiosk
 import PanelDisplay
@@ -14,20 +15,6 @@ private let haveSDL: Bool = {
     dlclose(handle)
     return true
 }()
-
-/// Starts `process` and reads its first line of output, trimmed (10 s at most): what a server
-/// prints once it is ready (Xvfb's display number).
-private func firstLine(of process: Process) throws -> String {
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let fd = out.fileHandleForReading.fileDescriptor
-    var text = "", byte: UInt8 = 0
-    var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    while !text.hasSuffix("\n"), poll(&waiter, 1, 10_000) > 0, read(fd, &byte, 1) == 1 { text.append(Character(UnicodeScalar(byte))) }
-    return text.trimmingCharacters(in: .whitespacesAndNewlines)
-}
 
 /// An Xvfb server of its own for one test, on the display number it picks itself.
 private final class XServer {

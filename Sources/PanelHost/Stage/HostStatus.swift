@@ -83,7 +83,7 @@ public struct HostStatus: Sendable {
     public var statusLine: String {
         switch state {
         case .starting: return "starting"
-        case .ready: return "showing the list"
+        case .ready: return "showing \(showing)"
         case .showing: return "showing \(showing)" + ([storeTrouble].compactMap { $0 } + notes).map { "; \($0)" }.joined()
         case .refreshing: return "refreshing"
         case .failed(let reason): return "last refresh failed: \(reason)"
