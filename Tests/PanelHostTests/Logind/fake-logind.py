@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# A stand-in for systemd-logind on a private bus, for LogindSessionTests: the calls the kiosk
+# A stand-in for systemd-logind on a private bus, for LogindSessionTests: the calls the host
 # makes (GetSession, TakeControl, TakeDevice, PauseDeviceComplete) answered as logind answers
 # them, and the signals it listens to (PauseDevice, ResumeDevice) sent when the test asks
 # (org.example.Fake.Emit). Every call is recorded (org.example.Fake.Calls).

@@ -146,9 +146,9 @@ struct ReplayTests {
 }
 
 @MainActor
-@Suite("Sessions")
-struct SessionTests {
-    func session() -> (Scene, KioskList) {
+@Suite("The configured list on a bare scene")
+struct KioskListTests {
+    func list() -> (Scene, KioskList) {
         let scene = Scene(size: Size(width: 800, height: 480))
         let session = KioskList(scene: scene, source: SampleItemSource(pages: 3, delay: 1, animator: scene.animator),
                                    localizer: RefreshLocalizer())
@@ -160,7 +160,7 @@ struct SessionTests {
 
     @Test("a downward drag from the top triggers exactly one header refresh, which reloads the list")
     func pullDown() {
-        let (scene, session) = session()
+        let (scene, session) = list()
         var script = GestureScript(start: 0.5)
         script.drag(from: Point(x: 400, y: 60), to: Point(x: 400, y: 400), duration: 0.4, hold: 0.1)
         scene.play(script.frames)
@@ -173,7 +173,7 @@ struct SessionTests {
 
     @Test("a drag at the bottom loads the next page; the last short page means no more data")
     func loadMore() {
-        let (scene, session) = session()
+        let (scene, session) = list()
         for _ in 0..<3 {
             // Each drag starts at the end of what is loaded so far.
             session.list.contentOffset = session.list.maximumContentOffset
