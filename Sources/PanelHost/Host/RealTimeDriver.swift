@@ -80,7 +80,15 @@ public final class RealTimeDriver {
 
     /// Starts the host and runs the main queue; never returns (a signal ends the process).
     public func run() -> Never {
-        start()
+        if takesSignals {
+            do { try SignalPipe.install() } catch { Log.warning("signals keep their default actions: \(error)") }
+        }
+        // The start is the main queue's first block, not a call before dispatchMain: on Linux,
+        // dispatchMain ends the main thread and a worker thread serves the main queue from then
+        // on, so a start made on the main thread (which may already send work off the loop)
+        // and the first results' entries on that worker were ordered by nothing a thread
+        // sanitizer can see. As blocks of one serial queue, every entry follows the start.
+        DispatchQueue.main.async { MainActor.assumeIsolated { self.start() } }
         dispatchMain()
     }
 
