@@ -1,6 +1,5 @@
 import Glibc
 import PanelHost
-import Synchronization
 
 /// What a file or command source answered last for each page, and the fingerprint of what it
 /// answered from: the same fingerprint again is an unchanged page (nothing parsed). Shared by
@@ -15,7 +14,7 @@ final class AnswerMemo: Sendable {
         /// Items per page asked (a page of another size is another answer).
         var pageSize: Int
     }
-    private let pages = Mutex<[Int: (Fingerprint, [Item])]>([:])
+    private let pages = Locked<[Int: (Fingerprint, [Item])]>([:])
 
     /// The page's items as answered from `fingerprint`, unchanged when the last answer for
     /// `page` came from the same; else `parse()`, remembered.

@@ -1,7 +1,6 @@
 import CProcess
 import Glibc
 import PanelHost
-import Synchronization
 
 /// The programs the kiosk runs, and what they leave behind.
 ///
@@ -32,7 +31,7 @@ public enum ChildSupervisor {
         var counter = 0
         var subreaper = false
     }
-    private static let state = Mutex(State())
+    private static let state = Locked(State())
 
     /// Makes this process the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER).
     /// The kiosk calls it at start; tests that start commands in-process do not, as their

@@ -1,6 +1,5 @@
 import Glibc
 import PanelHost
-import Synchronization
 
 /// What an HTTP data source keeps of each URL's last answer, so that it asks politely
 /// (RFC 9111): the validators sent back as `If-None-Match` / `If-Modified-Since`, the items
@@ -37,7 +36,7 @@ final class HTTPAnswerCache: Sendable {
 
     /// The folder of the kept bodies; nil: memory only.
     let directory: String?
-    private let memory = Mutex<[String: Entry]>([:])
+    private let memory = Locked<[String: Entry]>([:])
 
     /// The most URLs kept on disk: 32 (the pages of a paged source a kiosk shows; each at most
     /// `ItemParser.maxBytes`). The oldest go first.

@@ -1,6 +1,5 @@
 import Glibc
 import PanelHost
-import Synchronization
 
 /// Pictures fetched over HTTP kept as fetched (compressed) in the service's cache directory
 /// (systemd's `CacheDirectory=`, `$CACHE_DIRECTORY`), bounded in bytes, least recently used
@@ -20,7 +19,7 @@ public final class DiskPictureCache: Sendable {
 
     private struct Entry { var bytes: Int; var lastUse: UInt64 }
     private struct Index { var entries: [String: Entry] = [:]; var total = 0; var uses: UInt64 = 0 }
-    private let index = Mutex(Index())
+    private let index = Locked(Index())
 
     /// The first line of every file, before the URL (version 1 files, without validators, are
     /// not read: they are fetched again once, and replaced).
