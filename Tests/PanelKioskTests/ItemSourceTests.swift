@@ -70,7 +70,8 @@ struct ItemSourceTests {
         defer { for p in [failing, slow, garbage, huge] { try? FileManager.default.removeItem(atPath: p) } }
         #expect(dataSourceError(await load(CommandItemSource(executable: failing, executor: workers)))
             == .exitStatus(command: failing, status: 3, stderr: "database locked"))
-        #expect(dataSourceError(await load(CommandItemSource(executable: slow, timeout: 0.3, executor: workers))) == .timeout(source: slow, seconds: 0.3))
+        let slowError = dataSourceError(await load(CommandItemSource(executable: slow, timeout: 0.3, executor: workers)))
+        #expect(slowError == .timeout(source: slow, seconds: 0.3), "\(String(describing: slowError))")
         guard case .malformed? = dataSourceError(await load(CommandItemSource(executable: garbage, executor: workers))) else {
             Issue.record("garbage accepted")
             return

@@ -406,6 +406,45 @@ struct UnattendedProgramTests {
         for pid in started { #expect(!outlives(pid), "process \(pid) of the command outlived the kiosk") }
     }
 
+    @Test("a virtual kiosk's stop leaves a command another part of the process runs: only the process's own kiosk ends every run")
+    @MainActor
+    func virtualStopLeavesOtherRuns() throws {
+        let dir = try scratchDirectory("runs")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(mkfifo(dir + "/started", 0o600) == 0 && mkfifo(dir + "/go", 0o600) == 0)
+        // The command holds "go" open before it says it started, so the test's write end can
+        // be opened without blocking, and fails (ENXIO) if the command was ended.
+        let command = try script("exec 3<>\(dir)/go\nprintf x > \(dir)/started\nread line <&3\necho done")
+        defer { try? FileManager.default.removeItem(atPath: command) }
+        let outcome = Locked<Result<ChildProcess.Outcome, ChildProcess.Failure>?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let result = Result { () throws(ChildProcess.Failure) in
+                try ChildProcess.run(command, [], environment: [:], limits: ChildProcess.Limits(timeout: 30, stdoutBytes: 100))
+            }
+            outcome.withLock { $0 = result }
+            finished.signal()
+        }
+        let started = open(dir + "/started", O_RDONLY)
+        var byte: UInt8 = 0
+        #expect(read(started, &byte, 1) == 1)
+        close(started)
+        // The command runs; a virtual kiosk of the same process starts and stops.
+        let kiosk = try Kiosk.virtual()
+        kiosk.start(at: 0)
+        kiosk.host.stop()
+        let go = open(dir + "/go", O_WRONLY | O_NONBLOCK)
+        #expect(go >= 0, "the command was ended by another kiosk's stop (errno \(errno))")
+        if go >= 0 {
+            _ = write(go, "go\n", 3)
+            close(go)
+        }
+        #expect(finished.wait(timeout: .now() + 30) == .success)
+        let result = outcome.withLock { $0 }
+        #expect(try result?.get().exitCode == 0)
+        #expect(try result?.get().stdout == Array("done\n".utf8))
+    }
+
     @Test("a daemon a command starts with setsid is ended with its refresh, not left one per refresh",
           .enabled(if: ChildSupervisor.isSubreaperSupported, "needs PR_SET_CHILD_SUBREAPER, which qemu-user does not emulate"))
     func escapedDaemon() throws {

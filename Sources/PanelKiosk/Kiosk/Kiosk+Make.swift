@@ -42,6 +42,7 @@ extension Kiosk {
             RunCommand.source(for: c, animator: animator, executor: executor, mqtt: fleet?.list)
         }
         kiosk.configurationPath = path
+        kiosk.endsProcessChildren = true
         return kiosk
     }
 

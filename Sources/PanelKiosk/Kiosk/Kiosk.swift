@@ -33,6 +33,11 @@ public final class Kiosk {
     let machine: MachineEnvironment
     /// Whether the journal hears of the list's changes.
     let announces: Bool
+    /// Whether this kiosk is the process's own (``panel(configuration:path:display:)``), so that
+    /// its stop ends every data-source command still running in the process and what escaped
+    /// them. A virtual kiosk leaves them: why, other kiosks of the same process (the tests run
+    /// many at once) may have commands running that are not its to end.
+    var endsProcessChildren = false
     /// Makes a list's data source for a configuration.
     let makeSource: (KioskConfiguration, Animator, any WorkExecutor) -> any ItemSource
 
@@ -69,10 +74,12 @@ public final class Kiosk {
         }
         host.onReload = { [weak self] in self?.reload() }
         host.onStop = { [weak self] in
-            self?.fleet?.stop()
-            self?.control?.close()
-            // A data-source command still running, and what escaped its group, end with us.
-            ChildSupervisor.endAll()
+            guard let self else { return }
+            self.fleet?.stop()
+            self.control?.close()
+            // A data-source command still running, and what escaped its group, end with the
+            // process's kiosk.
+            if self.endsProcessChildren { ChildSupervisor.endAll() }
         }
     }
 
