@@ -48,7 +48,7 @@ struct ItemSourceTests {
         #expect(throws: DataSourceError.malformed(source: "t", reason: "item 1 has no string \"title\"")) {
             try ItemParser.parse(Data(#"[{"name":"A"}]"#.utf8), source: "t")
         }
-        #expect(throws: DataSourceError.malformed(source: "t", reason: "line 2 is not JSON")) {
+        #expect(throws: DataSourceError.malformed(source: "t", reason: "line 2 is not JSON (null expected)")) {
             try ItemParser.parse(Data("{\"title\":\"A\"}\nnope\n".utf8), source: "t")
         }
     }

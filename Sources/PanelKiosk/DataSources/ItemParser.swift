@@ -41,69 +41,143 @@ public enum ItemParser {
     /// cut here, off the loop, where the answer is parsed.
     public static let maxTextScalars = 1000
 
+    /// Items a document may give: 10,000 (a list a person scrolls; the rows of a page are
+    /// slices of it). Those after them are left out while parsing, not parsed, and the journal
+    /// says how many. A valid 3.9 MB list of 280,000 items kept 264 MB resident.
+    public static let maxItems = 10_000
+
     /// The items of a data source's answer. An answer with nothing in it (no bytes, or only
     /// white space: HTTP 204, an empty 200, a command that printed nothing) is malformed, not
     /// an empty list: it used to replace the list on screen with nothing. `[]` is an empty list.
+    ///
+    /// The memory a parse takes grows with the text by a stated factor, whatever its shape: a
+    /// JSON array is parsed one item at a time (each item's tree is made, read and freed before
+    /// the next; one item may take at most ``JSONValue/budget(forBytes:)``), and an item keeps
+    /// its object as compact JSON bytes, not as a tree. 3 MB of `[{}, {}, …]` peaked at 818 MB
+    /// as one json-c tree (docs/reliability.md, "Memory of a parse").
     public static func parse<Bytes: Collection<UInt8>>(_ data: Bytes, source: String, fields: Fields = Fields()) throws -> [Item] {
         guard data.count <= maxBytes else { throw DataSourceError.tooLarge(source: source, limit: maxBytes) }
-        guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) else {
+        guard !data.allSatisfy(isBlank) else {
             throw DataSourceError.malformed(source: source, reason: "the answer is empty (an empty list is [])")
         }
-        let objects: [JSONValue]
         let bytes = Array(data)
-        if case .array(let array)? = try? JSONValue.parse(bytes) {
-            objects = array
+        var items: [Item] = []
+        var leftOut = 0
+        // Each value of the document in turn: an item while there is room, counted after.
+        func take(_ value: () throws -> JSONValue, _ number: Int) throws {
+            guard items.count < maxItems else {
+                leftOut += 1
+                return
+            }
+            items.append(try item(try value(), number: number, source: source, fields: fields))
+        }
+        let first = bytes.firstIndex { !isBlank($0) } ?? bytes.endIndex
+        if bytes[first] == UInt8(ascii: "[") {
+            try eachElement(of: bytes[...], from: first, source: source, take)
         } else {
-            var lines: [JSONValue] = []
-            for (number, line) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {
-                let trimmed = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }
+            var number = 0
+            for (line, text) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {
+                let trimmed = text.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }
                 if trimmed.isEmpty { continue }
-                guard let object = try? JSONValue.parse(Array(trimmed)) else {
-                    throw DataSourceError.malformed(source: source, reason: "line \(number + 1) is not JSON")
-                }
-                lines.append(object)
+                number += 1
+                try take({
+                    do throws(JSONValue.ParseError) { return try JSONValue.parse(trimmed) } catch {
+                        throw DataSourceError.malformed(source: source, reason: "line \(line + 1) is not JSON (\(error.reason))")
+                    }
+                }, number)
             }
-            guard !lines.isEmpty else {
-                throw DataSourceError.malformed(source: source, reason: "not a JSON array or JSON lines")
-            }
-            objects = lines
+            guard number > 0 else { throw DataSourceError.malformed(source: source, reason: "not a JSON array or JSON lines") }
         }
-        let names = fields
-        return try objects.enumerated().map { index, value in
-            guard case .object(let object) = value else {
-                throw DataSourceError.malformed(source: source, reason: "item \(index + 1) is not an object")
-            }
-            guard let title = object[names.title]?.string else {
-                throw DataSourceError.malformed(source: source, reason: "item \(index + 1) has no string \"\(names.title)\"")
-            }
-            // The title stands for a missing id: a list of names or departures is known by
-            // them, and the place a refresh keeps follows it (its position would not).
-            let id: String
-            switch object[names.id] {
-            case .string(let s)?: id = bounded(s)
-            case .integer(let n)?: id = String(n)
-            case .number(let d)?: id = "\(d)"
-            default: id = bounded(title)
-            }
-            func text(_ field: String) -> String { bounded(object[field]?.string ?? "") }
-            // A number is a detail or badge as well ("price": 12.5, "unread": 3).
-            func shown(_ field: String) -> String {
-                switch object[field] {
-                case .integer(let n)?: return String(n)
-                case .number(let d)?: return "\(d)"
-                default: return text(field)
-                }
-            }
-            let image = object[names.image]?.string ?? ""
-            var item = Item(id: id, title: bounded(title), subtitle: text(names.subtitle),
-                            image: image.utf8.count <= maxImageReference ? image : "",
-                            detail: shown(names.detail), badge: shown(names.badge),
-                            body: bounded(object[names.body]?.string ?? "", limit: maxBodyScalars))
-            if let tag = object[names.language]?.string, Item.isLanguageTag(tag) { item.language = tag }
-            item.object = value
-            return item
+        // A large document's transient trees are freed, but glibc keeps their pages for the
+        // next malloc: 45 MB stayed resident after a 4 MB document of 220,000 strings.
+        if bytes.count >= 1 << 20 { FreedMemory.giveBack() }
+        if leftOut > 0 {
+            Log.warning("\(source): the answer has \(items.count + leftOut) items; a list holds \(maxItems), "
+                        + "the \(leftOut) after them are left out")
         }
+        return items
     }
+
+    /// Calls `take` with each element of the JSON array at `start` (a parse of it, and its
+    /// number from 1), in order; the array's frame is checked as json-c would (commas, the
+    /// closing bracket, nothing but blanks after it).
+    private static func eachElement(of bytes: ArraySlice<UInt8>, from start: Int, source: String,
+                                    _ take: (() throws -> JSONValue, Int) throws -> Void) throws {
+        func notArray(_ why: String, at offset: Int) -> DataSourceError {
+            .malformed(source: source, reason: "not a JSON array: \(why) at byte \(offset)")
+        }
+        func blanksSkipped(_ from: Int) -> Int { bytes[from...].firstIndex { !isBlank($0) } ?? bytes.endIndex }
+        var at = blanksSkipped(start + 1)
+        var number = 0
+        if at < bytes.endIndex, bytes[at] == UInt8(ascii: "]") {
+            at += 1
+        } else {
+            while true {
+                var shape = JSONShape()
+                guard at < bytes.endIndex, bytes[at] != UInt8(ascii: "]") else {
+                    throw notArray(at < bytes.endIndex ? "a value expected" : "the text ends inside it", at: at)
+                }
+                guard let end = shape.valueEnd(in: bytes, from: at) else { throw notArray("the text ends inside it", at: at) }
+                number += 1
+                let value = bytes[at..<end], index = number
+                try take({
+                    do throws(JSONValue.ParseError) { return try JSONValue.parse(value) } catch {
+                        throw DataSourceError.malformed(source: source, reason: "item \(index) is not JSON (\(error.reason))")
+                    }
+                }, number)
+                at = blanksSkipped(end)
+                guard at < bytes.endIndex else { throw notArray("the text ends inside it", at: at) }
+                if bytes[at] == UInt8(ascii: ",") {
+                    at = blanksSkipped(at + 1)
+                    continue
+                }
+                guard bytes[at] == UInt8(ascii: "]") else { throw notArray("a comma or ] expected", at: at) }
+                at += 1
+                break
+            }
+        }
+        guard bytes[at...].allSatisfy(isBlank) else { throw notArray("more after the array", at: blanksSkipped(at)) }
+    }
+
+    /// The item of `value`, the `number`-th of the document.
+    private static func item(_ value: JSONValue, number: Int, source: String, fields names: Fields) throws -> Item {
+        guard case .object(let object) = value else {
+            throw DataSourceError.malformed(source: source, reason: "item \(number) is not an object")
+        }
+        guard let title = object[names.title]?.string else {
+            throw DataSourceError.malformed(source: source, reason: "item \(number) has no string \"\(names.title)\"")
+        }
+        // The title stands for a missing id: a list of names or departures is known by
+        // them, and the place a refresh keeps follows it (its position would not).
+        let id: String
+        switch object[names.id] {
+        case .string(let s)?: id = bounded(s)
+        case .integer(let n)?: id = String(n)
+        case .number(let d)?: id = "\(d)"
+        default: id = bounded(title)
+        }
+        func text(_ field: String) -> String { bounded(object[field]?.string ?? "") }
+        // A number is a detail or badge as well ("price": 12.5, "unread": 3).
+        func shown(_ field: String) -> String {
+            switch object[field] {
+            case .integer(let n)?: return String(n)
+            case .number(let d)?: return "\(d)"
+            default: return text(field)
+            }
+        }
+        let image = object[names.image]?.string ?? ""
+        var item = Item(id: id, title: bounded(title), subtitle: text(names.subtitle),
+                        image: image.utf8.count <= maxImageReference ? image : "",
+                        detail: shown(names.detail), badge: shown(names.badge),
+                        body: bounded(object[names.body]?.string ?? "", limit: maxBodyScalars))
+        if let tag = object[names.language]?.string, Item.isLanguageTag(tag) { item.language = tag }
+        // Its bytes, not its tree: a tree of small values takes many times their text.
+        item.sourceJSON = value.encoded
+        return item
+    }
+
+    /// JSON's blanks: space, tab, line feed, carriage return.
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0a || byte == 0x0d || byte == 0x09 }
 
     /// `text` cut to `limit` Unicode scalars (whole scalars; a cut inside a long run of
     /// combining marks drops the rest of them).

@@ -31,24 +31,42 @@ enum JSONValue: Hashable, Sendable {
     /// WorkerStackTests).
     static let maximumDepth: Int32 = 512
 
+    /// Bytes json-c's tree of a text of `count` bytes may take: 16 times the text plus 1 MiB.
+    /// A text whose shape would take more is refused before it is parsed (``JSONShape``): item
+    /// documents are parsed an item at a time (``ItemParser``), so this bounds one item's tree;
+    /// the status, the last-updated file and a tap command's item are far below it.
+    static func budget(forBytes count: Int) -> Int { 16 * count + (1 << 20) }
+
     /// Parses one JSON text: strict JSON (no trailing commas, single quotes or leading zeros),
     /// valid UTF-8, nothing but blanks after the value. A control character written raw in a
-    /// string is taken as it is (json-c's strict mode lets it through).
-    static func parse(_ bytes: [UInt8]) throws(ParseError) -> JSONValue {
+    /// string is taken as it is (json-c's strict mode lets it through). A text that would take
+    /// more than ``budget(forBytes:)`` to hold is refused.
+    static func parse(_ bytes: [UInt8]) throws(ParseError) -> JSONValue { try parse(bytes[...]) }
+
+    /// Parses the JSON text in `bytes` (a part of a larger text: an item of a document, a line).
+    static func parse(_ bytes: ArraySlice<UInt8>) throws(ParseError) -> JSONValue {
         // json-c counts in Int32; the sources' limits keep a page far below.
         guard bytes.count < Int(Int32.max) else { throw ParseError(reason: "over 2 GiB", offset: 0) }
+        let shape = JSONShape.of(bytes)
+        guard shape.treeBytes <= budget(forBytes: bytes.count) else {
+            throw ParseError(reason: "\(shape.objects) objects and \(shape.arrays) arrays in \(bytes.count) bytes would take about "
+                             + "\(shape.treeBytes >> 20) MiB to hold (at most 16 times the text and 1 MiB)", offset: 0)
+        }
         guard let tokener = json_tokener_new_ex(maximumDepth) else { throw ParseError(reason: "out of memory", offset: 0) }
         defer { json_tokener_free(tokener) }
         json_tokener_set_flags(tokener, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8)
         // With its terminating NUL: a number that ends the text is complete, not waiting for more.
-        let text = bytes + [0]
+        var text = [UInt8]()
+        text.reserveCapacity(bytes.count + 1)
+        text.append(contentsOf: bytes)
+        text.append(0)
         let parsed = text.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { json_tokener_parse_ex(tokener, $0.baseAddress, Int32($0.count)) }
         }
         defer { json_object_put(parsed) }
         let status = json_tokener_get_error(tokener)
         let end = json_tokener_get_parse_end(tokener)
-        guard status == json_tokener_success, end >= bytes.count || bytes[end...].allSatisfy(isBlank) else {
+        guard status == json_tokener_success, end >= bytes.count || text[end...].allSatisfy(isBlank) else {
             let reason = status == json_tokener_success ? "more after the value" : String(cString: json_tokener_error_desc(status))
             throw ParseError(reason: reason, offset: min(end, bytes.count))
         }

@@ -19,13 +19,14 @@ public struct Item: Sendable, Hashable {
     public var body = ""
     /// The language of the item's texts, a BCP 47 tag ("ja", "sr-Cyrl"); empty: the panel's.
     public var language = ""
-    /// The item's object as the source sent it (nil for items made here).
-    var object: JSONValue?
+    /// The item's object as the source sent it, as compact JSON with its keys sorted (nil for
+    /// items made here).
+    var sourceJSON: [UInt8]?
 
     /// The item as one line of compact JSON, keys sorted: the source's object as it sent it, or
     /// the fields of an item made here (a tap command reads it on stdin).
     public var json: [UInt8] {
-        if let object { return object.encoded }
+        if let sourceJSON { return sourceJSON }
         var fields: [String: JSONValue] = ["id": .string(id), "title": .string(title), "subtitle": .string(subtitle)]
         for (key, value) in [("image", image), ("detail", detail), ("badge", badge), ("body", body), ("lang", language)] where !value.isEmpty {
             fields[key] = .string(value)
