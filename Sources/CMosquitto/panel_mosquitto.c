@@ -3,6 +3,7 @@
 #include "panel_dynamic.h"
 #include <pthread.h>
 #include "panel_mosquitto.h"
+#include <mqtt_protocol.h>
 
 // The functions PanelKiosk calls, found in libmosquitto.so.1 once.
 struct panel_mqtt_api {
@@ -13,8 +14,9 @@ struct panel_mqtt_api {
     int (*will_set)(struct mosquitto *, const char *, int, const void *, int, bool);
     int (*username_pw_set)(struct mosquitto *, const char *, const char *);
     int (*tls_set)(struct mosquitto *, const char *, const char *, const char *, const char *, int (*)(char *, int, int, void *));
-    int (*connect_async)(struct mosquitto *, const char *, int, int);
-    int (*reconnect_async)(struct mosquitto *);
+    int (*connect_bind_v5)(struct mosquitto *, const char *, int, int, const char *, const mosquitto_property *);
+    int (*property_add_int32)(mosquitto_property **, int, uint32_t);
+    void (*property_free_all)(mosquitto_property **);
     int (*disconnect)(struct mosquitto *);
     int (*publish)(struct mosquitto *, int *, const char *, int, const void *, int, bool);
     int (*subscribe)(struct mosquitto *, int *, const char *, int);
@@ -54,8 +56,9 @@ static void panel_mqtt_load_once(void) {
     PANEL_MQTT_FIND(will_set, "mosquitto_will_set")
     PANEL_MQTT_FIND(username_pw_set, "mosquitto_username_pw_set")
     PANEL_MQTT_FIND(tls_set, "mosquitto_tls_set")
-    PANEL_MQTT_FIND(connect_async, "mosquitto_connect_async")
-    PANEL_MQTT_FIND(reconnect_async, "mosquitto_reconnect_async")
+    PANEL_MQTT_FIND(connect_bind_v5, "mosquitto_connect_bind_v5")
+    PANEL_MQTT_FIND(property_add_int32, "mosquitto_property_add_int32")
+    PANEL_MQTT_FIND(property_free_all, "mosquitto_property_free_all")
     PANEL_MQTT_FIND(disconnect, "mosquitto_disconnect")
     PANEL_MQTT_FIND(publish, "mosquitto_publish")
     PANEL_MQTT_FIND(subscribe, "mosquitto_subscribe")
@@ -140,10 +143,14 @@ int panel_mqtt_username_pw_set(struct mosquitto *client, const char *user, const
 int panel_mqtt_tls_set(struct mosquitto *client, const char *cafile) {
     return panel_mqtt_api_storage()->tls_set(client, cafile, cafile ? NULL : "/etc/ssl/certs", NULL, NULL, NULL);
 }
-int panel_mqtt_connect_async(struct mosquitto *client, const char *host, int port, int keepalive) {
-    return panel_mqtt_api_storage()->connect_async(client, host, port, keepalive);
+int panel_mqtt_connect(struct mosquitto *client, const char *host, int port, int keepalive, uint32_t maximum_packet) {
+    struct panel_mqtt_api *api = panel_mqtt_api_storage();
+    mosquitto_property *properties = NULL;
+    int code = api->property_add_int32(&properties, MQTT_PROP_MAXIMUM_PACKET_SIZE, maximum_packet);
+    if (code == MOSQ_ERR_SUCCESS) code = api->connect_bind_v5(client, host, port, keepalive, NULL, properties);
+    api->property_free_all(&properties);
+    return code;
 }
-int panel_mqtt_reconnect_async(struct mosquitto *client) { return panel_mqtt_api_storage()->reconnect_async(client); }
 int panel_mqtt_disconnect(struct mosquitto *client) { return panel_mqtt_api_storage()->disconnect(client); }
 int panel_mqtt_publish(struct mosquitto *client, int *mid, const char *topic, int length, const void *payload, int qos, bool retain) {
     return panel_mqtt_api_storage()->publish(client, mid, topic, length, payload, qos, retain);

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import PanelTestSupport
 @testable import PanelHost
 @testable import PanelKiosk
 
@@ -116,8 +117,49 @@ struct MQTTConnectionTests {
             let refused = drive(b, timeout: 5) { $0.contains { if case .disconnected = $0 { return true }; return false } }
             #expect(!refused.contains(.connected) && refused.contains { if case .disconnected(let why) = $0 { return why != nil }; return false }, "\(refused)")
         } catch {
-            #expect(error == .failed(call: "mosquitto_connect_async", reason: "A TLS error occurred."))
+            #expect(error == .failed(call: "mosquitto_connect", reason: "A TLS error occurred."))
         }
+    }
+}
+
+extension MQTTConnectionTests {
+    @Test("MQTT 5's Maximum Packet Size: the broker sends no message larger than the connection asked for, and the next one comes")
+    func maximumPacket() throws {
+        let broker = try TestBroker()
+        let folder = try scratchDirectory("packet")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var small = settings(broker)
+        small.maximumPayload = 1000
+        #expect(small.maximumPacket == 1000 + 65536)
+        // 100 KB retained: over the packet size this connection asks for.
+        try String(repeating: "x", count: 100_000).write(toFile: folder + "/big", atomically: true, encoding: .utf8)
+        let (code, _, err) = try runProgram(["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-r", "-t", "board/big", "-f", folder + "/big"],
+                                            executable: "/usr/bin/mosquitto_pub")
+        #expect(code == 0, "\(err)")
+        try broker.publish("board/small", "fits", retain: true)
+        let connection = try MQTTConnection(small)
+        try connection.connect()
+        #expect(drive(connection) { $0.contains(.connected) }.contains(.connected))
+        try connection.subscribe("board/big")
+        try connection.subscribe("board/small")
+        let events = drive(connection, timeout: 3) { _ in false }
+        #expect(Self.messages(events).map(\.0) == ["board/small"], "\(events.map { "\($0)".prefix(80) })")
+        #expect(!events.contains { if case .oversized = $0 { return true }; return false })
+    }
+
+    @Test("a message over the payload limit from a broker that sends it is reported by its size, its payload not copied")
+    func oversizedPayload() throws {
+        let broker = try TestBroker()
+        var small = settings(broker)
+        small.maximumPayload = 1000
+        try broker.publish("board/list", String(repeating: "y", count: 5000), retain: true)
+        let connection = try MQTTConnection(small)
+        try connection.connect()
+        #expect(drive(connection) { $0.contains(.connected) }.contains(.connected))
+        try connection.subscribe("board/list")
+        let events = drive(connection) { $0.contains(.oversized(topic: "board/list", bytes: 5000)) }
+        #expect(events.contains(.oversized(topic: "board/list", bytes: 5000)), "\(events.map { "\($0)".prefix(80) })")
+        #expect(Self.messages(events).isEmpty)
     }
 }
 

@@ -22,10 +22,12 @@ final class ProgramRun {
     private let stderr = Pipe()
     private(set) var log = ""
 
-    /// `environment`: variables added to the test's own (NOTIFY_SOCKET, ...).
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: programPath ?? "/nonexistent")
-        process.arguments = arguments
+    /// `environment`: variables added to the test's own (NOTIFY_SOCKET, ...); `prefix`: a
+    /// command the program runs under, which ends by executing it (same process: `unshare`).
+    init(_ arguments: [String], environment: [String: String] = [:], prefix: [String] = []) throws {
+        let command = prefix + [programPath ?? "/nonexistent"] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }

@@ -8,6 +8,7 @@
 #define PANEL_MOSQUITTO_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <mosquitto.h>
 
 // What a received message carries, copied out of libmosquitto's struct (whose payload is a
@@ -39,8 +40,11 @@ int panel_mqtt_will_set(struct mosquitto *client, const char *topic, int length,
 int panel_mqtt_username_pw_set(struct mosquitto *client, const char *user, const char *password);
 // TLS with `cafile`, or with the system's CAs (/etc/ssl/certs) when it is NULL.
 int panel_mqtt_tls_set(struct mosquitto *client, const char *cafile);
-int panel_mqtt_connect_async(struct mosquitto *client, const char *host, int port, int keepalive);
-int panel_mqtt_reconnect_async(struct mosquitto *client);
+// Connects, blocking: the name resolved, the TCP connection (and TLS) made and CONNECT sent,
+// with MQTT 5's Maximum Packet Size (the broker sends no packet larger: MQTT 5, 3.1.2.11.4).
+// Each try calls it again (libmosquitto's reconnect would not repeat the property on every
+// version). Call it off the loop; the socket is non-blocking when it returns.
+int panel_mqtt_connect(struct mosquitto *client, const char *host, int port, int keepalive, uint32_t maximum_packet);
 int panel_mqtt_disconnect(struct mosquitto *client);
 int panel_mqtt_publish(struct mosquitto *client, int *mid, const char *topic, int length, const void *payload, int qos, bool retain);
 int panel_mqtt_subscribe(struct mosquitto *client, int *mid, const char *topic, int qos);

@@ -43,8 +43,9 @@ public final class FleetLink: LoopSource {
 
     /// Where the link stands.
     public enum State: Sendable, Equatable {
-        /// Connecting since this time (a TCP connection, TLS, CONNECT), after `failures`
-        /// failures in a row (a refusal or a loss of this try counts on from them).
+        /// Connecting since this time (the name resolved and the TCP connection made off the
+        /// loop, then TLS and CONNECT), after `failures` failures in a row (a refusal or a loss
+        /// of this try counts on from them).
         case connecting(since: Double, failures: Int)
         /// Connected since this time, after `failures` failures in a row before it: they count
         /// on when the broker drops it within ``shortLived`` seconds.
@@ -82,6 +83,15 @@ public final class FleetLink: LoopSource {
     private let created: Double
     /// The last tick's time.
     private var lastTick = -Double.infinity
+    /// Where connecting runs: a lane of its own, off the loop (a resolver that never answers
+    /// blocked the loop 10 s at each try, past `WatchdogSec=10`), so that a try that waits
+    /// minutes on TCP holds no shared worker.
+    private let lane: WorkLane
+    private let executor: any WorkExecutor
+    /// A try's outcome that came back from the lane, taken at the next tick.
+    private var tried: (connection: Handoff, error: MQTTError?)?
+    /// Whether ``stop()`` ran: a try that comes back after it is dropped.
+    private var stopped = false
 
     /// Seconds a wait after failures may last at most.
     public nonisolated static let maxBackoff = 60.0
@@ -93,6 +103,7 @@ public final class FleetLink: LoopSource {
         self.settings = settings
         list = settings.listTopic.map { MQTTListSource(topic: $0, executor: executor) }
         random = SeededRandom(seeding: seed)
+        (self.executor, lane) = (executor, executor.lane("panel-refresh.broker"))
         created = now
         state = .waiting(retry: now, failures: 0, reason: "not connected yet")
     }
@@ -161,7 +172,10 @@ public final class FleetLink: LoopSource {
     public var nextDeadline: Double? {
         let link: Double?
         var stale: Double?
-        if case .waiting(let retry, _, _) = state {
+        if tried != nil {
+            // A try came back: taken at once.
+            link = lastTick
+        } else if case .waiting(let retry, _, _) = state {
             link = retry
             // The moment the silence becomes worth saying, so the banner shows on time.
             // (Only ahead of the last tick: a moment passed would wake the loop without end.)
@@ -195,6 +209,16 @@ public final class FleetLink: LoopSource {
     /// The timer: a retry that is due, keepalive once a second, a status that changed.
     public func tick(at now: Double) {
         lastTick = now
+        if let (handoff, error) = tried {
+            tried = nil
+            connection = handoff.connection
+            if let error {
+                fail("\(error)", at: now, failures: failures + 1)
+            } else {
+                socketGeneration += 1
+                nextMaintain = now + 1
+            }
+        }
         if case .waiting(let retry, let failures, _) = state, now >= retry {
             connect(at: now, failures: failures)
         }
@@ -224,6 +248,7 @@ public final class FleetLink: LoopSource {
     /// Says goodbye: the status says offline (a clean DISCONNECT sends no will), then the
     /// connection closes.
     public func stop() {
+        stopped = true
         guard let connection, case .connected = state else { return }
         try? connection.publish(settings.statusTopic, Array(Self.offline.utf8), retain: true)
         _ = connection.writable()
@@ -231,21 +256,26 @@ public final class FleetLink: LoopSource {
         _ = connection.writable()
     }
 
+    /// A try: the connection (made once, used for every try) goes to the lane, which
+    /// connects it; its outcome comes back as the host's entry and is taken at the next tick.
+    /// The loop does not touch the connection meanwhile.
     private func connect(at now: Double, failures: Int) {
-        do throws(MQTTError) {
-            if let connection {
-                try connection.reconnect()
-            } else {
-                let made = try MQTTConnection(settings.connection)
-                connection = made
-                try made.connect()
+        var made: MQTTConnection
+        if let connection {
+            made = connection
+        } else {
+            do throws(MQTTError) { made = try MQTTConnection(settings.connection) } catch {
+                return fail("\(error)", at: now, failures: failures + 1)
             }
-            state = .connecting(since: now, failures: failures)
-            socketGeneration += 1
-            nextMaintain = now + 1
-        } catch {
-            fail("\(error)", at: now, failures: failures + 1)
         }
+        connection = nil
+        nextMaintain = nil
+        state = .connecting(since: now, failures: failures)
+        let handoff = Handoff(made)
+        executor.execute(in: lane, { handoff.connect() }, then: { [weak self] error in
+            guard let self, !self.stopped else { return }
+            self.tried = (handoff, error)
+        })
     }
 
     /// Waits before the next try: [d/2, d] seconds, d = min(60, 2^(failures-1)).
@@ -278,6 +308,11 @@ public final class FleetLink: LoopSource {
                 fail("the broker refused the connection: \(reason)", at: now, failures: failures + 1)
             case .message(let topic, let payload, _):
                 received(topic: topic, payload: payload, at: now)
+            case .oversized(let topic, let bytes):
+                lastContact = now
+                let why = "a message of \(bytes) bytes on \(topic) is over the \(settings.connection.maximumPayload) a message may be; "
+                    + (topic == settings.listTopic ? "the list stays as it is" : "it is ignored")
+                if said.insert("oversized " + topic).inserted { Log.warning("mqtt: " + why) }
             case .subscriptionRefused(let topic, let reason):
                 Log.error("mqtt: the broker refused the subscription to \(topic): \(reason) (its ACL?)")
             case .publishRefused(let topic, let reason):
@@ -355,6 +390,19 @@ public final class FleetLink: LoopSource {
         } catch {
             Log.warning("mqtt: cannot publish the status: \(error)")
         }
+    }
+}
+
+/// A connection on its way to the lane that connects it and back: one thread holds it at a time
+/// (the lane's while it connects, then the loop's, once its outcome has arrived), which is why
+/// it may cross.
+private final class Handoff: @unchecked Sendable {
+    let connection: MQTTConnection
+    init(_ connection: MQTTConnection) { self.connection = connection }
+    /// Connects (blocking); the error, nil when CONNECT went out.
+    func connect() -> MQTTError? {
+        do throws(MQTTError) { try connection.connect() } catch { return error }
+        return nil
     }
 }
 

@@ -63,6 +63,14 @@ public final class MQTTConnection {
         }
         private var willTopic: String?
         private var willPayload: [UInt8] = []
+        /// The largest payload taken, bytes: a larger message is an ``Event/oversized(topic:bytes:)``,
+        /// not copied. The list's limit (``ItemParser/maxBytes``, 4 MiB).
+        public var maximumPayload = ItemParser.maxBytes
+        /// The largest packet the broker may send, bytes (MQTT 5's Maximum Packet Size in
+        /// CONNECT): the largest payload and 64 KiB for its topic and properties. A conformant
+        /// broker (Mosquitto since 1.6) drops a larger message for this client; a 100 MB
+        /// retained message was received whole and killed the kiosk under `MemoryMax=256M`.
+        public var maximumPacket: Int { maximumPayload + 65536 }
 
         /// A broker at `host:port`, known to it as `clientID`.
         public init(host: String, port: Int, clientID: String) {
@@ -79,6 +87,9 @@ public final class MQTTConnection {
         case refused(String)
         /// A message on a subscribed topic; `retained` when the broker kept it from before.
         case message(topic: String, payload: [UInt8], retained: Bool)
+        /// A message larger than ``Settings/maximumPayload`` (from a broker that ignores the
+        /// Maximum Packet Size): its topic and size, its payload not copied.
+        case oversized(topic: String, bytes: Int)
         /// The broker refused a subscription: the topic and the SUBACK's reason ("Not
         /// authorized"). Mosquitto's `acl_file` never refuses one (it withholds the messages).
         case subscriptionRefused(topic: String, reason: String)
@@ -110,8 +121,14 @@ public final class MQTTConnection {
             on_connect: { user, code in MQTTConnection.owner(user).connected(code) },
             on_disconnect: { user, code in MQTTConnection.owner(user).disconnected(code) },
             on_message: { user, topic, payload, length, retained in
+                let owner = MQTTConnection.owner(user), name = topic.map { String(cString: $0) } ?? ""
+                // Checked before the copy: the payload is not taken twice.
+                guard Int(length) <= owner.settings.maximumPayload else {
+                    owner.pending.append(.oversized(topic: name, bytes: Int(length)))
+                    return
+                }
                 let bytes = payload.map { [UInt8](UnsafeBufferPointer(start: $0, count: Int(max(0, length)))) } ?? []
-                MQTTConnection.owner(user).pending.append(.message(topic: topic.map { String(cString: $0) } ?? "", payload: bytes, retained: retained))
+                owner.pending.append(.message(topic: name, payload: bytes, retained: retained))
             },
             on_subscribe: { user, mid, granted in MQTTConnection.owner(user).subscribed(mid, granted: granted) },
             on_publish: { user, mid, reason in MQTTConnection.owner(user).published(mid, reason: reason) }))
@@ -176,17 +193,15 @@ public final class MQTTConnection {
         return pending
     }
 
-    /// Starts connecting (the TCP connection, then CONNECT); ``Event/connected`` or
-    /// ``Event/refused(_:)`` follows from ``readable()``. The broker's name is resolved here,
-    /// which blocks for as long as the resolver takes: give an address or a name in
-    /// /etc/hosts where that matters.
+    /// Connects: resolves the broker's name, makes the TCP connection (and TLS) and sends
+    /// CONNECT with the Maximum Packet Size; ``Event/connected`` or ``Event/refused(_:)``
+    /// follows from ``readable()``. It blocks for as long as the resolver and TCP take (a
+    /// resolver that never answers: its timeouts, 5 s per try and server by default; a host
+    /// that drops the SYN: the kernel's retries, about 2 minutes), so it runs off the loop
+    /// (``FleetLink`` hands it to a worker). Every try, the first or after a loss, calls it.
     public func connect() throws(MQTTError) {
-        try check(panel_mqtt_connect_async(client, settings.host, Int32(settings.port), Int32(settings.keepalive)), "mosquitto_connect_async")
-    }
-
-    /// Connects again after a ``Event/disconnected(_:)``, with the same settings.
-    public func reconnect() throws(MQTTError) {
-        try check(panel_mqtt_reconnect_async(client), "mosquitto_reconnect_async")
+        try check(panel_mqtt_connect(client, settings.host, Int32(settings.port), Int32(settings.keepalive), UInt32(settings.maximumPacket)),
+                  "mosquitto_connect")
     }
 
     /// Says goodbye (DISCONNECT: the broker publishes no will).

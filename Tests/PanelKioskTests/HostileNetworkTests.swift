@@ -1,0 +1,69 @@
+import Foundation
+import Glibc
+import Testing
+import PanelTestSupport
+@testable import PanelHost
+@testable import PanelKiosk
+
+/// Whether this process may make a mount namespace and bind a resolver's port (root, with
+/// `unshare`): a kiosk then runs with an /etc/resolv.conf of the test's own.
+let canFakeResolver: Bool = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+    && (try? shell("/usr/bin/unshare", ["-m", "/bin/true"]).status) == 0
+
+/// The network as bad luck makes it: a resolver that never answers.
+@Suite("What breaks on the network: a resolver that never answers")
+struct HostileNetworkTests {
+    @Test("the broker's name is resolved off the loop: with a resolver that never answers, the kiosk answers ctl within a second all along, and says it is connecting",
+          .enabled(if: canFakeResolver, "needs root and unshare (a mount namespace for a resolv.conf of the test's own)"))
+    func silentResolver() throws {
+        // A name server that takes every question and answers none, on a loopback address of
+        // its own (127.0.0.53 may be systemd-resolved's).
+        let server = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(server) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(53).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.77")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0, "bind 127.0.0.77:53: errno \(errno)")
+        let dir = try scratchDirectory("resolver")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "nameserver 127.0.0.77\noptions timeout:5 attempts:2\n".write(toFile: dir + "/resolv.conf", atomically: true, encoding: .utf8)
+        let control = dir + "/control"
+        try """
+            [display]
+            backend = headless
+            headless-size = 320x240
+            [state]
+            directory = \(dir)
+            control-socket = \(control)
+            [data]
+            source = mqtt
+            mqtt-url = mqtt://broker.invalid-by-test.example:1883
+            mqtt-topic = board/list
+            """.write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        // The kiosk in a mount namespace whose /etc/resolv.conf names the silent server.
+        let run = try ProgramRun(["run", "--config", dir + "/config"],
+                                 prefix: ["/usr/bin/unshare", "-m", "/bin/sh", "-c", "mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"",
+                                          dir + "/resolv.conf"])
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5) }
+        #expect(run.wait(for: "control: panel-refresh ctl answers", timeout: 15), "\(run.log)")
+        // 12 s: past the resolver's 10 s (two tries of 5 s) for the first connection try.
+        let watch = Stopwatch()
+        var slowest = 0.0, answers = 0, connecting = false
+        while watch.elapsed < 12 {
+            let asked = Stopwatch()
+            if case .ok(let payload)? = try? ControlClient.request(.status, path: control, timeout: 5) {
+                answers += 1
+                if String(decoding: payload, as: UTF8.self).contains("connecting") { connecting = true }
+            }
+            slowest = max(slowest, asked.elapsed)
+            usleep(200_000)
+        }
+        #expect(answers >= 20, "the kiosk answered \(answers) times in 12 s: \(run.log)")
+        #expect(slowest < 1, "the slowest answer took \(slowest) s (the loop waited on the resolver)")
+        #expect(connecting, "ctl status said the broker is connecting")
+    }
+}
