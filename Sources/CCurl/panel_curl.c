@@ -1,6 +1,9 @@
 // libcurl for the HTTP data source: the library opened at the first transfer and the calls,
 // declared in include/panel_curl.h.
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "panel_dynamic.h"
 #include "panel_curl.h"
 
@@ -20,6 +23,11 @@ struct panel_curl_api {
     time_t (*getdate)(const char *, const time_t *);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
+    CURLU *(*url)(void);
+    CURLUcode (*url_set)(CURLU *, CURLUPart, const char *, unsigned int);
+    CURLUcode (*url_get)(const CURLU *, CURLUPart, char **, unsigned int);
+    void (*url_cleanup)(CURLU *);
+    void (*free)(void *);
 };
 
 // The one copy of what was found, in this file only.
@@ -42,6 +50,15 @@ static void panel_curl_load_once(void) {
     api->getdate = (time_t (*)(const char *, const time_t *))dlsym(library, "curl_getdate");
     api->slist_append = (struct curl_slist *(*)(struct curl_slist *, const char *))dlsym(library, "curl_slist_append");
     api->slist_free_all = (void (*)(struct curl_slist *))dlsym(library, "curl_slist_free_all");
+    api->url = (CURLU *(*)(void))dlsym(library, "curl_url");
+    api->url_set = (CURLUcode (*)(CURLU *, CURLUPart, const char *, unsigned int))dlsym(library, "curl_url_set");
+    api->url_get = (CURLUcode (*)(const CURLU *, CURLUPart, char **, unsigned int))dlsym(library, "curl_url_get");
+    api->url_cleanup = (void (*)(CURLU *))dlsym(library, "curl_url_cleanup");
+    api->free = (void (*)(void *))dlsym(library, "curl_free");
+    if (!api->url || !api->url_set || !api->url_get || !api->url_cleanup || !api->free) {
+        api->error = "libcurl.so.4 lacks its URL functions (curl_url, 7.62)";
+        return;
+    }
     if (!api->global_init || !api->easy_init || !api->easy_setopt || !api->easy_getinfo || !api->easy_perform
         || !api->easy_cleanup || !api->easy_strerror || !api->easy_header || !api->getdate || !api->slist_append
         || !api->slist_free_all) {
@@ -110,4 +127,37 @@ struct curl_slist *panel_curl_slist_append(struct curl_slist *list, const char *
 }
 void panel_curl_slist_free(struct curl_slist *list) {
     if (list) panel_curl_api_storage()->slist_free_all(list);
+}
+
+// A string the last transfer knows (CURLINFO_REDIRECT_URL, ...), or NULL. Valid until the next
+// transfer or cleanup of `handle`.
+const char *panel_curl_get_string(CURL *handle, CURLINFO info) {
+    char *value = NULL;
+    if (panel_curl_api_storage()->easy_getinfo(handle, info, &value) != CURLE_OK) return NULL;
+    return value;
+}
+
+// The origin of an absolute URL as libcurl parses it: "scheme://host:port", scheme and host in
+// lower case, the scheme's port filled in; NULL when it is not one. Freed with free().
+char *panel_curl_origin(const char *url) {
+    struct panel_curl_api *api = panel_curl_api_storage();
+    CURLU *parsed = api->url();
+    if (!parsed) return NULL;
+    char *scheme = NULL, *host = NULL, *port = NULL, *origin = NULL;
+    if (api->url_set(parsed, CURLUPART_URL, url, 0) == CURLUE_OK
+        && api->url_get(parsed, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK
+        && api->url_get(parsed, CURLUPART_HOST, &host, 0) == CURLUE_OK
+        && api->url_get(parsed, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+        size_t length = strlen(scheme) + strlen(host) + strlen(port) + 5;
+        origin = malloc(length);
+        if (origin) {
+            snprintf(origin, length, "%s://%s:%s", scheme, host, port);
+            for (char *c = origin; *c; c++) if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+        }
+    }
+    api->free(scheme);
+    api->free(host);
+    api->free(port);
+    api->url_cleanup(parsed);
+    return origin;
 }

@@ -10,8 +10,9 @@ import PanelTestSupport
 let canFakeResolver: Bool = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
     && (try? shell("/usr/bin/unshare", ["-m", "/bin/true"]).status) == 0
 
-/// The network as bad luck makes it: a resolver that never answers.
-@Suite("What breaks on the network: a resolver that never answers")
+/// The network as bad luck and attackers make it: a resolver that never answers, a redirect to
+/// another host.
+@Suite("What breaks on the network: a resolver that never answers, a redirect elsewhere")
 struct HostileNetworkTests {
     @Test("the broker's name is resolved off the loop: with a resolver that never answers, the kiosk answers ctl within a second all along, and says it is connecting",
           .enabled(if: canFakeResolver, "needs root and unshare (a mount namespace for a resolv.conf of the test's own)"))
@@ -65,5 +66,41 @@ struct HostileNetworkTests {
         #expect(answers >= 20, "the kiosk answered \(answers) times in 12 s: \(run.log)")
         #expect(slowest < 1, "the slowest answer took \(slowest) s (the loop waited on the resolver)")
         #expect(connecting, "ctl status said the broker is connecting")
+    }
+
+    @Test("a redirect to another host takes only the header file's headers named in data.redirect-headers, and neither user nor password; a redirect home takes them all")
+    @MainActor
+    func redirectHeaders() throws {
+        let requests = Locked<[String]>([])
+        let elsewhere = try LoopbackServer { server, client, request in
+            requests.withLock { $0.append("elsewhere " + request) }
+            _ = server.send(client, "HTTP/1.1 200 OK\r\nContent-Length: 15\r\nConnection: close\r\n\r\n[{\"title\":\"b\"}]")
+        }
+        let home = try LoopbackServer(connections: 2) { server, client, request in
+            requests.withLock { $0.append("home " + request) }
+            let next = request.hasPrefix("GET /list") ? "/moved" : "http://127.0.0.1:\(elsewhere.port)/list"
+            _ = server.send(client, "HTTP/1.1 302 Found\r\nLocation: \(next)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        }
+        let dir = try scratchDirectory("redirect-headers")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "X-Api-Key: s3cret-key\nAccept-Language: de\n".write(toFile: dir + "/headers", atomically: true, encoding: .utf8)
+        let executor = VirtualExecutor(clock: ManualClock())
+        let source = HTTPItemSource(url: "http://panel:pa55word@127.0.0.1:\(home.port)/list", timeout: 10, executor: executor)
+        source.headerFile = dir + "/headers"
+        source.redirectHeaders = ["accept-language"]
+        var got: Result<ItemPage, Error>?
+        source.load(page: 0, pageSize: 50) { got = $0 }
+        executor.deliver(upTo: 0)
+        #expect(try got?.get().items.map(\.title) == ["b"])
+        let seen = requests.withLock { $0 }
+        let homeRequests = seen.filter { $0.hasPrefix("home ") }, away = seen.filter { $0.hasPrefix("elsewhere ") }
+        #expect(homeRequests.count == 2 && away.count == 1, "\(seen)")
+        for request in homeRequests {
+            #expect(request.contains("X-Api-Key: s3cret-key") && request.contains("Accept-Language: de") && request.contains("Authorization: Basic"),
+                    "the URL's own origin gets every header: \(request)")
+        }
+        let other = away.first ?? ""
+        #expect(other.contains("Accept-Language: de"), "a header named in data.redirect-headers follows: \(other)")
+        #expect(!other.contains("s3cret-key") && !other.contains("Authorization"), "a key and a password stay home: \(other)")
     }
 }

@@ -47,4 +47,10 @@ long long panel_curl_getdate(const char *text);
 // Request headers: a list libcurl copies each line into, freed with panel_curl_slist_free.
 struct curl_slist *panel_curl_slist_append(struct curl_slist *list, const char *line);
 void panel_curl_slist_free(struct curl_slist *list);
+
+// A string the last transfer knows (CURLINFO_REDIRECT_URL, ...), or NULL.
+const char *panel_curl_get_string(CURL *handle, CURLINFO info);
+// The origin of an absolute URL as libcurl parses it ("scheme://host:port", lower case, the
+// scheme's port filled in), or NULL; freed with free().
+char *panel_curl_origin(const char *url);
 #endif

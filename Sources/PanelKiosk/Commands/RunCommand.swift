@@ -55,6 +55,7 @@ public enum RunCommand {
                                         passwordFile: configuration.urlPasswordFile, stateDirectory: configuration.stateDirectory,
                                         executor: executor)
             source.headerFile = configuration.headerFile
+            source.redirectHeaders = configuration.redirectHeaders
             source.fields = fields
             return source
         case .mqtt:

@@ -87,6 +87,9 @@ public struct KioskConfiguration: KeyedConfiguration {
     /// `data.header-file`: a file of extra HTTP request headers (absolute, or a credential's
     /// name in `$CREDENTIALS_DIRECTORY`); nil: none.
     public var headerFile: String?
+    /// `data.redirect-headers`: names of the header file's headers that may follow a redirect
+    /// to another host; the rest go to `data.url`'s own origin only. Default none.
+    public var redirectHeaders: [String] = []
     /// `data.mqtt-url`: the MQTT broker (`mqtt://host:port`, `mqtts://host:port`), for the
     /// mqtt source and for presence beside any source; nil: no broker.
     public var mqttBroker: MQTTAddress?
@@ -391,6 +394,13 @@ public struct KioskConfiguration: KeyedConfiguration {
             guard !$1.isEmpty, !$1.contains("\0") else { throw ValueError("\"\($1)\" is not a path or a credential's name") }
             if !$1.hasPrefix("/") && $1.contains("/") { throw ValueError("\"\($1)\" is not an absolute path or a credential's name (no /)") }
             $0.headerFile = $1
+        },
+        Key(section: "data", name: "redirect-headers", doc: "names of data.header-file's headers that may follow a redirect to another host, comma-separated (e.g. Accept-Language); the others, and data.url's user and password, go to data.url's own scheme, host and port only. Default none: a key or a token is for the server that issued it") {
+            let names = $1.split(separator: ",").map { TextFormat.trimmed(String($0)) }.filter { !$0.isEmpty }
+            for name in names where !name.allSatisfy({ $0.isLetter || $0.isNumber || "-_".contains($0) }) || !name.allSatisfy(\.isASCII) {
+                throw ValueError("\"\(name)\" is not a header's name")
+            }
+            $0.redirectHeaders = names
         },
         Key(section: "data", name: "mqtt-url", doc: "the MQTT broker, mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (8883, TLS with the system's CAs or data.mqtt-ca-file): the list's source with data.source = mqtt, and with any source the broker the panel reports its state to (mqtt.status-topic)") {
             $0.mqttBroker = try MQTTAddress(parsing: $1)

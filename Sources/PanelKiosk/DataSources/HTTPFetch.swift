@@ -117,8 +117,60 @@ enum HTTPFetch {
     ///   message.
     /// - Parameter cancel: when set, the transfer ends at the next piece of the body that
     ///   arrives (`DataSourceError.cancelled`).
+    /// - Parameter privateHeaders: lines sent only to `url`'s own origin (scheme, host and
+    ///   port): with any, redirects are followed here, hop by hop, and a hop to another origin
+    ///   goes without them and without `credentials` (libcurl drops only `Authorization` and the
+    ///   password; an `X-Api-Key` followed a redirect to another host).
     static func request(_ url: String, limits: HTTPLimits, credentials: HTTPCredentials? = nil, headers: [String] = [],
-                        cancel: CancelFlag? = nil) throws -> HTTPAnswer {
+                        privateHeaders: [String] = [], cancel: CancelFlag? = nil) throws -> HTTPAnswer {
+        guard !privateHeaders.isEmpty else {
+            guard case .answer(let answer) = try transfer(url, limits: limits, credentials: credentials, headers: headers, follows: true, cancel: cancel) else {
+                throw DataSourceError.unreachable(source: url, reason: "a redirect was not followed")
+            }
+            return answer
+        }
+        guard unavailable == nil, let home = origin(url) else {
+            throw DataSourceError.unreachable(source: url, reason: unavailable ?? "not a URL libcurl reads")
+        }
+        let started = MonotonicClock.now()
+        var current = url, received = 0
+        for _ in 0...limits.maxRedirects {
+            let atHome = origin(current) == home
+            // The whole request within the timeout, as libcurl bounds its own following.
+            var hop = limits
+            hop.timeout = max(0.001, limits.timeout - (MonotonicClock.now() - started))
+            switch try transfer(current, limits: hop, credentials: atHome ? credentials : nil,
+                                headers: headers + (atHome ? privateHeaders : []), follows: false, cancel: cancel) {
+            case .answer(var answer):
+                answer.bytesReceived += received
+                return answer
+            case .redirect(let next, let bytes):
+                received += bytes
+                guard let scheme = origin(next)?.prefix(while: { $0 != ":" }), ["http", "https"].contains(scheme) else {
+                    throw DataSourceError.unreachable(source: url, reason: "a redirect to another scheme (only \(HTTPLimits.protocols) are allowed)")
+                }
+                current = next
+            }
+        }
+        throw DataSourceError.unreachable(source: url, reason: "more than \(limits.maxRedirects) redirects")
+    }
+
+    /// What one transfer ended with: an answer, or (not following) a redirect to an absolute URL.
+    private enum Transfer {
+        case answer(HTTPAnswer)
+        case redirect(to: String, bytes: Int)
+    }
+
+    /// "scheme://host:port" of `url` as libcurl parses it, nil when it is not a URL.
+    static func origin(_ url: String) -> String? {
+        guard unavailable == nil, let text = panel_curl_origin(url) else { return nil }
+        defer { free(text) }
+        return String(cString: text)
+    }
+
+    /// One transfer of GET `url`; libcurl follows redirects itself when `follows`.
+    private static func transfer(_ url: String, limits: HTTPLimits, credentials: HTTPCredentials?, headers: [String],
+                                 follows: Bool, cancel: CancelFlag?) throws -> Transfer {
         if let reason = unavailable { throw DataSourceError.unreachable(source: url, reason: reason) }
         guard let handle = panel_curl_easy_init() else {
             throw DataSourceError.unreachable(source: url, reason: "libcurl could not make a transfer")
@@ -141,7 +193,7 @@ enum HTTPFetch {
                     panel_curl_set_string(handle, CURLOPT_URL, url),
                     panel_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, HTTPLimits.protocols),
                     panel_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, HTTPLimits.protocols),
-                    panel_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1),
+                    panel_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, follows ? 1 : 0),
                     panel_curl_set_long(handle, CURLOPT_MAXREDIRS, limits.maxRedirects),
                     panel_curl_set_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxBytes)),
                     panel_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(limits.timeout)),
@@ -175,18 +227,21 @@ enum HTTPFetch {
             var status = 0
             _ = panel_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
             func header(_ name: String) -> String? { panel_curl_header(handle, name).map { String(cString: $0) } }
+            var body: curl_off_t = 0, head = 0
+            _ = panel_curl_get_offset(handle, CURLINFO_SIZE_DOWNLOAD_T, &body)
+            _ = panel_curl_get_long(handle, CURLINFO_HEADER_SIZE, &head)
+            if !follows, (300..<400).contains(status), status != 304, let next = panel_curl_get_string(handle, CURLINFO_REDIRECT_URL) {
+                return .redirect(to: String(cString: next), bytes: Int(body) + head)
+            }
             if (status == 429 || status == 503), let wait = header("Retry-After").flatMap({ retryAfter($0, date: header("Date")) }) {
                 throw DataSourceError.busy(source: url, status: status, retryAfter: wait)
             }
             guard (200..<300).contains(status) || status == 304 else {
                 throw DataSourceError.unreachable(source: url, reason: "HTTP status \(status)")
             }
-            var body: curl_off_t = 0, head = 0
-            _ = panel_curl_get_offset(handle, CURLINFO_SIZE_DOWNLOAD_T, &body)
-            _ = panel_curl_get_long(handle, CURLINFO_HEADER_SIZE, &head)
             let control = CacheControl(header("Cache-Control") ?? "")
-            return HTTPAnswer(status: status, body: sink.bytes, etag: header("ETag"), lastModified: header("Last-Modified"),
-                              maxAge: control.maxAge, noStore: control.noStore, bytesReceived: Int(body) + head)
+            return .answer(HTTPAnswer(status: status, body: sink.bytes, etag: header("ETag"), lastModified: header("Last-Modified"),
+                              maxAge: control.maxAge, noStore: control.noStore, bytesReceived: Int(body) + head))
         case CURLE_FILESIZE_EXCEEDED:
             throw DataSourceError.tooLarge(source: url, limit: limits.maxBytes)
         case CURLE_WRITE_ERROR where sink.cancel?.isSet == true:

@@ -29,6 +29,10 @@ public final class HTTPItemSource: ItemSource {
     /// A file of extra request headers, one `Name: value` a line (`data.header-file`: an
     /// `Authorization: Bearer ...` from a credential); read at every load, never logged.
     public var headerFile: String?
+    /// Names of the header file's headers that may follow a redirect to another host
+    /// (`data.redirect-headers`, any case); the others go to the URL's own origin only.
+    /// Default none: a key or a token is for the server it was issued by.
+    public var redirectHeaders: [String] = []
     private let answers: HTTPAnswerCache
 
     /// A source fetching `url` within `timeout` seconds; the password from `passwordFile` when
@@ -48,6 +52,7 @@ public final class HTTPItemSource: ItemSource {
     /// with the page's items.
     public func load(page: Int, pageSize: Int, completion: @escaping @MainActor (Result<ItemPage, Error>) -> Void) {
         let timeout = timeout, fields = fields, passwordFile = passwordFile, headerFile = headerFile, answers = answers
+        let travelling = Set(redirectHeaders.map { $0.lowercased() })
         let (template, userinfo) = Self.splitUserinfo(url)
         let paged = template.contains(text: "{page}")
         let text = template.replacing(text: "{page}", with: String(page)).replacing(text: "{size}", with: String(pageSize))
@@ -63,8 +68,10 @@ public final class HTTPItemSource: ItemSource {
                     credentials = HTTPCredentials(user: userinfo?.user ?? "", password: try Self.readPassword(passwordFile))
                 }
                 let extra = try headerFile.map(Self.readHeaders) ?? []
-                let fetched = try Self.fetch(text, limits: HTTPLimits(timeout: timeout), credentials: credentials, headers: extra,
-                                             fields: fields, answers: answers)
+                func name(_ line: String) -> String { String(line.prefix { $0 != ":" }).lowercased() }
+                let fetched = try Self.fetch(text, limits: HTTPLimits(timeout: timeout), credentials: credentials,
+                                             headers: extra.filter { travelling.contains(name($0)) },
+                                             privateHeaders: extra.filter { !travelling.contains(name($0)) }, fields: fields, answers: answers)
                 var answer = fetched
                 if !paged { answer.items = ItemParser.page(fetched.items, page: page, size: pageSize) }
                 return answer
@@ -74,11 +81,12 @@ public final class HTTPItemSource: ItemSource {
 
     /// The document at `url` as items: asked conditionally when an answer is kept, parsed only
     /// when it changed.
+    /// `headers` go wherever a redirect leads; `privateHeaders` to `url`'s origin only.
     nonisolated static func fetch(_ url: String, limits: HTTPLimits, credentials: HTTPCredentials?, headers: [String],
-                                  fields: ItemParser.Fields, answers: HTTPAnswerCache) throws -> ItemPage {
+                                  privateHeaders: [String] = [], fields: ItemParser.Fields, answers: HTTPAnswerCache) throws -> ItemPage {
         var kept = answers.entry(for: url)
         var answer = try HTTPFetch.request(url, limits: limits, credentials: credentials,
-                                           headers: headers + (kept?.conditionalHeaders ?? []))
+                                           headers: headers + (kept?.conditionalHeaders ?? []), privateHeaders: privateHeaders)
         var bytes = answer.bytesReceived
         if answer.notModified {
             if let items = kept?.items {
@@ -94,7 +102,7 @@ public final class HTTPItemSource: ItemSource {
             // A 304 for a body no longer kept (or unreadable): asked again, unconditionally.
             kept = nil
             answers.forget(url)
-            answer = try HTTPFetch.request(url, limits: limits, credentials: credentials, headers: headers)
+            answer = try HTTPFetch.request(url, limits: limits, credentials: credentials, headers: headers, privateHeaders: privateHeaders)
             bytes += answer.bytesReceived
         }
         let hash = FNV1a.hash(answer.body)
