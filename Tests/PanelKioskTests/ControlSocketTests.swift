@@ -183,6 +183,54 @@ struct ControlSocketTests {
         #expect(png == 0 && Array(bytes.prefix(8)) == [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
     }
 
+    @Test("16 screenshots at once at 1080p: one is taken at a time, the others are told busy; the peak stays low and the memory comes back")
+    func screenshotsAtOnce() throws {
+        let dir = try scratchDirectory("shots")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let socket = dir + "/control"
+        try """
+            [display]
+            backend = headless
+            headless-size = 1920x1080
+            [state]
+            directory = \(dir)
+            control-socket = \(socket)
+            """.write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        let run = try ProgramRun(["run", "--config", dir + "/config"])
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5) }
+        #expect(run.wait(for: "showing 20 items"), "\(run.log)")
+        usleep(1_000_000)
+        func memory(_ field: String) throws -> Int {
+            let status = try fileText("/proc/\(run.process.processIdentifier)/status")
+            return status.split(separator: "\n").first { $0.hasPrefix(field + ":") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+        }
+        let before = try memory("VmRSS")
+        let replies = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            let reply: String
+            switch try? ControlClient.request(.screenshot, path: socket, timeout: 30) {
+            case .ok(let png)?: reply = png.starts(with: [0x89, 0x50, 0x4e, 0x47]) ? "png" : "not a png"
+            case .error(let why)?: reply = why
+            case nil: reply = "no answer"
+            }
+            replies.withLock { $0.append(reply) }
+        }
+        let got = replies.withLock { $0 }
+        #expect(got.count == 16 && got.contains("png"), "\(got)")
+        #expect(got.allSatisfy { $0 == "png" || $0.hasPrefix("busy: a screenshot is being taken") }, "\(got)")
+        #expect(got.contains { $0.hasPrefix("busy") }, "16 at once: some were told busy: \(got)")
+        // A 1080p copy is 8 MB: one at a time, and their pages given back.
+        let peak = try memory("VmHWM"), after = try memory("VmRSS")
+        #expect(peak - before < 60_000, "the peak rose \(peak - before) kB")
+        #expect(after - before < 20_000, "\(after - before) kB stayed")
+        // Once it is done, the next one is taken.
+        if case .ok(let png)? = try? ControlClient.request(.screenshot, path: socket, timeout: 30) {
+            #expect(png.starts(with: [0x89, 0x50, 0x4e, 0x47]))
+        } else {
+            Issue.record("no screenshot after the burst")
+        }
+    }
+
     @Test("hostile clients: 1 MB of request, a silent one, 200 at once: each an error or dropped within its bound, the watchdog keeps its pace, the kiosk answers after")
     func hostile() throws {
         let notify = try NotifyListener()
