@@ -56,6 +56,8 @@ extension KioskHost {
                              notifier: SystemdNotifier(), machine: machine, touchscreens: set, monitor: monitor,
                              displayMonitor: displayMonitor, backlightRoot: "/sys/class/backlight", stopwatch: MonotonicClock.stopwatch)
         host.configurationPath = path
+        host.calendar = MonotonicClock.calendarOffset
+        host.stage.calendarFloor = MonotonicClock.programDate()
         host.session = session
         host.terminal = terminal
         if let interval = display.frameInterval { host.frameInterval = interval }

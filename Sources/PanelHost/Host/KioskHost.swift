@@ -77,7 +77,14 @@ public final class KioskHost: TimeStepped {
     /// program says goodbye to its broker, closes its socket, ends its children).
     public var onStop: (() -> Void)?
     /// When the host was made, by its clock and by the calendar (the uptime's origin).
-    private let startTime: Double, startDate: Date
+    private let startTime: Double
+    /// When the host started, by the calendar as it stands now (a clock set after the start
+    /// moves it with the rest).
+    private var startDate: Date { clock.epoch.addingTimeInterval(startTime) }
+    /// The calendar's offset from the clock's time, read at every entry (real time:
+    /// ``MonotonicClock/calendarOffset``); nil: the clock's epoch stays as it was made (virtual
+    /// time, where a test sets it).
+    public var calendar: (@Sendable () -> Double)?
     /// Where the backlight the configuration names is looked for; nil: the host chooses none.
     public let backlightRoot: String?
     /// The blanking last said in the journal, to say it again only when it changes.
@@ -113,7 +120,6 @@ public final class KioskHost: TimeStepped {
         self.displayMonitor = displayMonitor
         self.backlightRoot = backlightRoot
         startTime = clock.now
-        startDate = clock.date
         stage = Stage(configuration: configuration, display: display, fonts: fonts, notifier: notifier, clock: clock,
                       executor: executor, stopwatch: stopwatch, machine: machine, announcesContent: announcesContent)
         chooseBacklight(for: configuration, current: nil)
@@ -156,6 +162,24 @@ public final class KioskHost: TimeStepped {
     func arrive(at time: Double) {
         assert(!inEntry, "a host entry began inside another")
         clock.advance(to: time)
+        followCalendar()
+    }
+
+    /// The calendar as the system clock says now: the clock's epoch follows it, and a step of
+    /// a second or more (the clock was set) is told to the stage, whose content moves the
+    /// times it took on the old calendar. The calendar was read once at the start: a panel
+    /// started with its clock at 1970 kept reporting 1970 after NTP set it.
+    func followCalendar() {
+        guard let calendar else { return }
+        let epoch = calendar()
+        let step = epoch - clock.epoch.timeIntervalSince1970
+        guard step != 0 else { return }
+        clock.epoch = Date(timeIntervalSince1970: epoch)
+        if abs(step) >= 1 {
+            Log.info("the system clock was set: the calendar moved \(TextFormat.number(step)) s"
+                     + (stage.calendarFloor.map { clock.date < $0 } == true ? "; it is still before the program was made (not set)" : ""))
+            stage.calendarStepped(by: step)
+        }
     }
 
     /// Runs `body` as an entry at `time`: the clock arrives, `body` runs, the stage draws.

@@ -9,12 +9,18 @@ public enum LastUpdatedStoreError: Error, Equatable, CustomStringConvertible {
     /// `step` is the call that failed: unlink (of a stale temporary file), open, write, fsync,
     /// close or rename.
     case cannotWrite(path: String, step: String, errno: Int32)
+    /// The time is before the system clock can have been set (``Stage/calendarFloor``):
+    /// kept in memory, not written, so that a panel that booted at 1970 does not show 1970 at
+    /// its next start. A clock set later moves it, and the next save writes it.
+    case clockNotSet(path: String)
 
     /// The file and what went wrong, for the log and STATUS.
     public var description: String {
         switch self {
         case let .cannotWrite(path, step, code):
             return "cannot save the last-updated time to \(path): \(step): \(String(cString: strerror(code))) (errno \(code))"
+        case let .clockNotSet(path):
+            return "the last-updated time is not saved to \(path) while the system clock is not set"
         }
     }
 
@@ -23,6 +29,7 @@ public enum LastUpdatedStoreError: Error, Equatable, CustomStringConvertible {
     public var cause: String {
         switch self {
         case let .cannotWrite(path, _, code): return "\(path)|\(code)"
+        case let .clockNotSet(path): return "\(path)|clock"
         }
     }
 }
@@ -44,6 +51,9 @@ public final class FileLastUpdatedStore: LastUpdatedStore {
     static let maxBytes = 64 << 10
     /// The last save's failure; nil once a save works again.
     public private(set) var lastError: LastUpdatedStoreError?
+    /// The earliest date a set clock shows (``Stage/calendarFloor``): a time before it is kept
+    /// in memory, not saved; nil: every time is saved.
+    public var earliest: Date?
     private var cache: [String: Date]?
 
     /// A store in `path` (nothing is read until asked).
@@ -59,6 +69,10 @@ public final class FileLastUpdatedStore: LastUpdatedStore {
         var dates = load()
         dates[key] = date
         cache = dates
+        if let earliest, date < earliest {
+            lastError = .clockNotSet(path: path)
+            throw LastUpdatedStoreError.clockNotSet(path: path)
+        }
         do {
             try write(LastUpdatedFile.encode(dates.mapValues(\.timeIntervalSince1970)))
             lastError = nil

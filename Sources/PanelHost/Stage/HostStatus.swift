@@ -70,6 +70,10 @@ public struct HostStatus: Sendable {
     public var started: Date
     /// When this was computed, by the calendar.
     public var now: Date
+    /// Whether the system clock has been set: the calendar is not before the program was made
+    /// (``Stage/calendarFloor``). While it is not, the times said are on a calendar that
+    /// starts at 1970, and they move when the clock is set.
+    public var clockSet = true
     /// Frames presented since the start, and the vertical blanks missed.
     public var frames: Int, droppedFrames: Int
     /// Touch-to-glass times of the frames that answered a touch, since the start.

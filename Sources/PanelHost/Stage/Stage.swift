@@ -36,6 +36,10 @@ public final class Stage {
     public private(set) var content: (any StageContent)?
     /// Where headers keep their last-updated time: `state.directory`/last-updated.json.
     public private(set) var lastUpdatedStore: FileLastUpdatedStore
+    /// The earliest date a set system clock shows (real time: ``MonotonicClock/programDate()``);
+    /// a calendar before it is marked not set and its times are not saved. Nil: every date is
+    /// taken as it is (virtual time, where the test sets the calendar).
+    public var calendarFloor: Date? { didSet { lastUpdatedStore.earliest = calendarFloor } }
     /// The store failures logged so far, by cause: each is logged once.
     private(set) var reportedStoreCauses = Set<String>()
     /// The texts' language: `appearance.locale`, else the machine's.
@@ -172,7 +176,10 @@ public final class Stage {
         // an item's own `lang` overrides it per row.
         fonts.language = FontLibrary.languageTag(locale: language)
         let path = configuration.stateDirectory + "/last-updated.json"
-        if path != lastUpdatedStore.path { lastUpdatedStore = FileLastUpdatedStore(path: path) }
+        if path != lastUpdatedStore.path {
+            lastUpdatedStore = FileLastUpdatedStore(path: path)
+            lastUpdatedStore.earliest = calendarFloor
+        }
     }
 
     /// Takes a reload's host keys in place: blanking (turned off, a blank panel wakes),
@@ -222,6 +229,7 @@ public final class Stage {
         let part = content?.contentStatus ?? ContentStatus(showing: "the panel")
         return HostStatus(state: state, showing: part.showing, notes: part.notes, storeTrouble: lastUpdatedStore.lastError.map { "\($0)" },
                           display: summary, touchscreens: touchscreens, uptime: uptime, started: started, now: clock.date,
+                          clockSet: calendarFloor.map { clock.date >= $0 } ?? true,
                           frames: frames, droppedFrames: droppedFrames, touchToGlass: touchToGlass)
     }
 

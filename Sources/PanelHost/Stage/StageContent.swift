@@ -34,6 +34,9 @@ public protocol StageContent: AnyObject {
     func framePresented(_ timing: FrameTiming)
     /// The screen took a new size, points; the views followed their masks already.
     func resized(to size: Size)
+    /// The system clock was set: the calendar moved `seconds` (the clock's epoch already
+    /// follows). Times taken on the old calendar in this run move with it.
+    func calendarStepped(by seconds: Double)
 }
 
 extension StageContent {
@@ -51,6 +54,8 @@ extension StageContent {
     public func framePresented(_ timing: FrameTiming) {}
     /// The masks did it all.
     public func resized(to size: Size) {}
+    /// No times of its own.
+    public func calendarStepped(by seconds: Double) {}
 }
 
 /// A content's part of the status (``Stage/status(display:touchscreens:started:uptime:)``).
@@ -62,4 +67,10 @@ public struct ContentStatus: Sendable, Equatable {
 
     /// A status part showing `showing`, with `notes`.
     public init(showing: String, notes: [String] = []) { (self.showing, self.notes) = (showing, notes) }
+}
+
+extension Stage {
+    /// The system clock was set (``KioskHost``'s entry saw the calendar move `seconds`): the
+    /// content moves the times it took in this run.
+    public func calendarStepped(by seconds: Double) { content?.calendarStepped(by: seconds) }
 }

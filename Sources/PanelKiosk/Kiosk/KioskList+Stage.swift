@@ -124,6 +124,21 @@ extension KioskList: StageContent {
     /// follow their masks).
     public func resized(to size: Size) { layoutStatus() }
 
+    /// The system clock was set: the last success, the items' time and the header's "Updated"
+    /// (when this run stamped it) move to where their moments fall on the new calendar, and the
+    /// header's time is saved again (not saved while the clock was not set).
+    public func calendarStepped(by seconds: Double) {
+        guard let time = counters.lastSuccessTime else { return }
+        let clock = scene.clock
+        let date = clock.date.addingTimeInterval(time - clock.now)
+        counters.lastSuccess = date
+        if itemsDate != nil { itemsDate = itemsDate?.addingTimeInterval(seconds) }
+        if header.lastUpdatedTime != nil {
+            try? header.lastUpdatedStore.setDate(date, forKey: header.lastUpdatedTimeKey)
+            header.lastUpdatedTimeDidChange()
+        }
+    }
+
     /// One `list-changed` line per refresh that changed the list after the first (a kiosk that
     /// refreshes by itself shows in its journal when its list moved; unchanged answers, 304s
     /// among them, say nothing: every 60 s they would be most of the journal).

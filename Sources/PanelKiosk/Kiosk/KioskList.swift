@@ -51,7 +51,7 @@ public final class KioskList: ListDataSource {
     /// How an automatic refresh shows.
     public var autoStyle = AutoStyle.silent
     /// What the refreshes did since the start.
-    public private(set) var counters = RefreshCounters()
+    public internal(set) var counters = RefreshCounters()
     /// No request before this time (seconds of the scene's clock): a busy server's
     /// `Retry-After`. A refresh asked for sooner fails at once with what the server said.
     public private(set) var notBefore = -Double.infinity
@@ -87,7 +87,7 @@ public final class KioskList: ListDataSource {
     /// What the list says now instead of rows (nil: it shows rows).
     public var status: ListStatus? { statusView.status }
     /// When the items on screen arrived (the scene clock's date), for the banner.
-    public private(set) var itemsDate: Date?
+    public internal(set) var itemsDate: Date?
     /// The scene clock's time at which the first page arrived, until its first picture shows.
     private var pageArrivedAt: Double?
     /// A picture of the page became ready; it is on screen at the next frame.

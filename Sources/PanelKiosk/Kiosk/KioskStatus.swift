@@ -50,6 +50,7 @@ public struct KioskStatus: Sendable {
             "status": .string(statusLine),
             "items": .integer(Int64(items)),
             "lastSuccess": time(refreshes.lastSuccess),
+            "clockSet": .bool(host.clockSet),
             "lastSuccessAge": seconds(dataAge),
             "lastError": refreshes.lastError.map { .string($0) } ?? .null,
             "nextRefresh": time(nextRefresh),

@@ -53,6 +53,8 @@ public enum MetricsExposition: Sendable {
         add("panel_refresh_http_not_modified", .counter, "HTTP answers that were 304 Not Modified.", [("_total", "", Double(r.notModified))])
         add("panel_refresh_fetched_bytes", .counter, "Bytes fetched over HTTP for the list, headers and bodies as sent.",
             [("_total", "", Double(r.bytesFetched))])
+        add("panel_refresh_clock_set", .gauge, "1 when the system clock has been set (not before this version was made), 0 while it shows 1970.",
+            [("", "", status.host.clockSet ? 1 : 0)])
         add("panel_refresh_consecutive_failures", .gauge, "Failed refreshes in a row.", [("", "", Double(status.consecutiveFailures))])
         if let last = r.lastSuccess {
             add("panel_refresh_last_success_timestamp_seconds", .gauge, "When the list last refreshed successfully, Unix time.",
