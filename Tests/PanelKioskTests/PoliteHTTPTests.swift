@@ -133,6 +133,21 @@ struct PoliteHTTPTests {
         #expect(kiosk.session.counters.changed == 2)
     }
 
+    @Test("an ETag that changes for the same body is kept: the next request names the new one and gets a 304")
+    func newValidatorSameBody() throws {
+        let text = document(["Departure 1", "Departure 2"])
+        let server = try DocumentServer(text)
+        let kiosk = try HTTPKiosk(url: server.url, [("refresh.every", "10")])
+        kiosk.run(until: 2, of: server)
+        // The same bytes under a new ETag ("v2"), as a server whose ETags follow its deploys.
+        server.publish(text)
+        kiosk.run(until: 5, of: server)
+        let requests = server.requests.prefix(5)
+        #expect(requests.map(\.status) == [200, 304, 200, 304, 304], "\(requests.map(\.status))")
+        #expect(requests.last?.head.contains("If-None-Match: \"v2\"") == true)
+        #expect(kiosk.session.counters.unchanged == 4 && kiosk.session.counters.changed == 1)
+    }
+
     @Test("a 503 with Retry-After: 3 gets no request for 3 s, a pull's neither; the banner says when it retries")
     func retryAfter() throws {
         let server = try DocumentServer(document(["A", "B"]))

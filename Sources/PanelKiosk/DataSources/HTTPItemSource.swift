@@ -107,7 +107,14 @@ public final class HTTPItemSource: ItemSource {
         }
         let hash = FNV1a.hash(answer.body)
         if let kept, let items = kept.items, kept.bodyHash == hash, !answer.noStore {
-            // The same bytes from a server that sends no validators: unchanged as well.
+            // The same bytes (from a server that sends no validators, or one whose validators
+            // changed for the same body): unchanged as well. New validators are kept: the old
+            // ETag was sent for ever after, and no 304 came again.
+            if answer.etag != kept.etag || answer.lastModified != kept.lastModified {
+                var entry = kept
+                (entry.etag, entry.lastModified) = (answer.etag, answer.lastModified)
+                answers.keep(entry, for: url, body: answer.etag != nil || answer.lastModified != nil ? answer.body : nil)
+            }
             return ItemPage(items: items, isUnchanged: true, freshFor: answer.maxAge, bytesFetched: bytes)
         }
         let items = try ItemParser.parse(answer.body, source: url, fields: fields)
