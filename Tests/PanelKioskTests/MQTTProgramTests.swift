@@ -275,6 +275,35 @@ struct MQTTProgramTests {
         #expect(taps.allSatisfy { $0.hasPrefix("{") && $0.contains("\"title\":\"row ") })
     }
 
+    @Test("10,000 unknown commands: each of the first 8 words said once, then once that no more are said; a known one still acts")
+    func unknownCommands() throws {
+        let broker = try TestBroker()
+        let (run, dir, socket) = try startControlledKiosk("""
+            [data]
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            mqtt-client-id = flooded
+            [mqtt]
+            commands = true
+            """)
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try Self.wait(socket) { $0.state == "showing" }?.state == "showing", "\(run.log)")
+        #expect(run.wait(for: "mqtt: connected", timeout: 5), "\(run.log)")
+        // One message per line (mosquitto_pub -l): 10,000 words, 2,000 of them different.
+        let lines = (0..<10_000).map { "bogus-\($0 % 2000)" }.joined(separator: "\n") + "\n"
+        let (code, _, err) = try runProgram(["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-l", "-t", "panel-refresh/flooded/command"],
+                                            executable: "/usr/bin/mosquitto_pub", input: Array(lines.utf8))
+        #expect(code == 0, "\(err)")
+        #expect(run.wait(for: "more unknown commands", timeout: 20), "\(run.log.suffix(2000))")
+        // What comes after the flood (the broker may drop some of a burst for a slow client:
+        // its max_queued_messages) is heard as before.
+        try broker.publish("panel-refresh/flooded/command", "blank")
+        #expect(try Self.wait(socket) { $0.state == "blank" }?.state == "blank", "\(run.log.suffix(2000))")
+        let log = run.readLog(for: 0.5)
+        let said = log.split(separator: "\n").filter { $0.contains("unknown command \"") }.count
+        let more = log.split(separator: "\n").filter { $0.contains("more unknown commands") }.count
+        #expect(said == 8 && more == 1, "\(said) lines of unknown commands, \(more) of more: \(log.suffix(2000))")
+    }
+
     @Test("commands on the command topic: ignored unless mqtt.commands is true; then blank and wake act as ctl's")
     func commands() throws {
         let broker = try TestBroker()

@@ -92,6 +92,11 @@ public final class FleetLink: LoopSource {
     private var tried: (connection: Handoff, error: MQTTError?)?
     /// Whether ``stop()`` ran: a try that comes back after it is dropped.
     private var stopped = false
+    /// Unknown commands heard, and the words said in the journal (at most ``unknownWordsSaid``).
+    public private(set) var unknownCommands = 0
+    private var unknownWords = Set<String>()
+    /// Distinct unknown words the journal names: 8.
+    nonisolated static let unknownWordsSaid = 8
 
     /// Seconds a wait after failures may last at most.
     public nonisolated static let maxBackoff = 60.0
@@ -366,7 +371,16 @@ public final class FleetLink: LoopSource {
         case "refresh": onCommand?(.refresh)
         case "blank": onCommand?(.blank)
         case "wake": onCommand?(.wake)
-        default: Log.warning("mqtt: unknown command \"\(word.prefix(40))\" on \(settings.commandTopic ?? "")")
+        default:
+            // Each unknown word once, the first few of them: 10,000 messages wrote 10,009 lines.
+            unknownCommands += 1
+            if unknownWords.count < Self.unknownWordsSaid, unknownWords.insert(String(word.prefix(40))).inserted {
+                Log.warning("mqtt: unknown command \"\(word.prefix(40))\" on \(settings.commandTopic ?? "") (refresh, blank and wake are known); "
+                            + "said once for each word")
+            } else if unknownWords.count == Self.unknownWordsSaid, !unknownWords.contains("") {
+                unknownWords.insert("")
+                Log.warning("mqtt: more unknown commands on \(settings.commandTopic ?? ""); they are no longer said")
+            }
         }
     }
 
