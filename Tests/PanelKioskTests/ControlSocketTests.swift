@@ -313,3 +313,42 @@ struct ControlSocketTests {
         #expect(bomb - small < 12 << 20, "peak \(bomb / 1024) kB against \(small / 1024) kB for a small list")
     }
 }
+
+@MainActor
+@Suite("ctl and a kiosk that stops")
+struct ControlStopTests {
+    @Test("a kiosk that stops tells the connections it had not answered, and those still queued, that it is stopping")
+    func stoppingServer() throws {
+        let dir = try scratchDirectory("ctl-stop")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let server = try ControlServer(path: dir + "/control")
+        // One accepted and waiting for its answer, one still in the listen queue.
+        let accepted = try connectRaw(dir + "/control")
+        defer { close(accepted) }
+        _ = send(accepted, "status\n", 7, Int32(MSG_NOSIGNAL))
+        server.acceptPending(now: 0)
+        let queued = try connectRaw(dir + "/control")
+        defer { close(queued) }
+        server.close()
+        for fd in [accepted, queued] {
+            let answer = readAll(fd, timeout: 5)
+            #expect(String(decoding: answer.bytes, as: UTF8.self).hasPrefix("error the kiosk is stopping"), "\(answer)")
+        }
+        for fd in server.retired { server.release(fd) }
+    }
+
+    @Test("a connection closed without a word is said as such, not as a malformed answer")
+    func closedWithoutAnswer() throws {
+        let dir = try scratchDirectory("ctl-closed")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/control"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = ControlServer.address(path)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        listen(listener, 4)
+        let closer = Thread { let fd = accept(listener, nil, nil); close(fd) }
+        closer.start()
+        #expect(throws: ControlClientError.closedWithoutAnswer(path: path)) { try ControlClient.request(.status, path: path, timeout: 5) }
+    }
+}

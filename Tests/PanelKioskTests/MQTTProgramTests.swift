@@ -168,6 +168,9 @@ struct MQTTProgramTests {
         #expect(bad.wait(for: "the broker refused the connection: Not authorized", timeout: 10), "\(bad.log)")
         let refused = try Self.broker(badSocket)
         #expect(refused?.problem?.contains("the broker refused the connection: Not authorized") == true, "\(String(describing: refused))")
+        // STATUS says what keeps the first list waiting (it said only "refreshing").
+        #expect(refused?.status.hasPrefix("refreshing; broker: the broker refused the connection: Not authorized") == true,
+                "\(String(describing: refused))")
 
         // Its status may not be written: the list comes, the refusal is said.
         let (locked, lockedDir, lockedSocket) = try kiosk("locked", "locked")

@@ -89,7 +89,9 @@ public struct HostStatus: Sendable {
         case .starting: return "starting"
         case .ready: return "showing \(showing)"
         case .showing: return "showing \(showing)" + ([storeTrouble].compactMap { $0 } + notes).map { "; \($0)" }.joined()
-        case .refreshing: return "refreshing"
+        // While the first page waits, what keeps it waiting ("broker: the broker refused the
+        // connection: Not authorized"): it said only "refreshing".
+        case .refreshing: return "refreshing" + notes.map { "; \($0)" }.joined()
         case .failed(let reason): return "last refresh failed: \(reason)"
         case .blank: return "panel blank (touch to wake); \(showing)"
         case .paused(let why): return "paused (\(why)); \(showing)"

@@ -7,6 +7,8 @@ public enum ControlClientError: Error, Equatable, CustomStringConvertible {
     case noKiosk(path: String, reason: String)
     /// The answer did not come (whole) within the time.
     case timedOut(path: String, seconds: Double)
+    /// The kiosk closed the connection without a word: it stopped (or crashed) meanwhile.
+    case closedWithoutAnswer(path: String)
     /// The answer is not what the kiosk sends.
     case malformed(String)
 
@@ -15,6 +17,8 @@ public enum ControlClientError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .noKiosk(path, reason): return "no kiosk answers at \(path): \(reason)"
         case let .timedOut(path, seconds): return "the kiosk at \(path) gave no whole answer within \(TextFormat.number(seconds)) s"
+        case .closedWithoutAnswer(let path):
+            return "the kiosk at \(path) closed the connection without an answer: it stopped or restarted meanwhile (systemctl status panel-refresh)"
         case .malformed(let what): return "the answer is malformed: \(what)"
         }
     }
@@ -65,6 +69,7 @@ public enum ControlClient {
             answer += chunk[0..<n]
             guard answer.count <= maxAnswerBytes + 64 else { throw .malformed("larger than \(maxAnswerBytes) bytes") }
         }
+        guard !answer.isEmpty else { throw .closedWithoutAnswer(path: path) }
         return try parse(answer)
     }
 

@@ -265,10 +265,18 @@ public final class ControlServer: LoopSource {
 
     /// Tells a connection no sources watch yet why it is closed, without waiting, and closes it.
     private func refuseAtOnce(_ fd: Int32, _ message: String) {
-        let bytes = ControlReply.error(message).bytes
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        refuseOnce(fd, message)
         Glibc.close(fd)
     }
+
+    /// Sends `error MESSAGE` once, without waiting (a client that does not read loses it).
+    private func refuseOnce(_ fd: Int32, _ message: String) {
+        let bytes = ControlReply.error(message).bytes
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+    }
+
+    /// What a request gets while the kiosk stops.
+    static let stopping = "the kiosk is stopping; ask again once it runs (systemctl status panel-refresh)"
 
     /// A connection is readable: its request is read; a whole line is answered.
     public func readable(_ fd: Int32, now: Double) {
@@ -362,7 +370,18 @@ public final class ControlServer: LoopSource {
     public func close() {
         guard !closed else { return }
         closed = true
-        for fd in Array(clients.keys) { retire(fd) }
+        // Who asked and waits is told why no answer comes (one try each, never waiting): the
+        // open connections not being answered, and those still in the listen queue. They read
+        // nothing but a closed connection before ("the answer is malformed: no first line").
+        for (fd, client) in clients {
+            if case .writing = client.phase {} else { refuseOnce(fd, Self.stopping) }
+            retire(fd)
+        }
+        for _ in 0..<Self.maxClients {
+            let fd = SystemCall.uninterrupted { panel_accept_nonblocking(listenDescriptor) }
+            guard fd >= 0 else { break }
+            refuseAtOnce(fd, Self.stopping)
+        }
         var info = stat()
         if lstat(path, &info) == 0, UInt64(info.st_dev) == identity.device, UInt64(info.st_ino) == identity.inode { unlink(path) }
         Glibc.close(listenDescriptor)
