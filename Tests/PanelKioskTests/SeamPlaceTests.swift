@@ -92,11 +92,29 @@ struct SeamPlaceTests {
         let failure = try #require(notifier.messages.last { $0.hasPrefix("STATUS=") })
         #expect(failure.hasPrefix("STATUS=last refresh failed: ") && failure.contains("items.json"), "\(failure)")
 
+        let failed = kiosk.list.counters.failed
+        let before = notifier.messages.count
         #expect(kiosk.host.signal(SIGHUP, at: kiosk.host.now + 0.1) == .handled)
         #expect(time.settle())
         let status = notifier.messages.filter { $0.hasPrefix("STATUS=") }
         #expect(status.last == failure, "STATUS still says what the operator must know: \(status.suffix(3))")
-        #expect(notifier.messages.contains { $0.hasPrefix("RELOADING=1") } && notifier.messages.last == "READY=1",
-                "the reload is told as systemd's reload protocol says: \(notifier.messages.suffix(3))")
+        let after = Array(notifier.messages[before...])
+        let reloading = after.firstIndex { $0.hasPrefix("RELOADING=1") }, ready = after.firstIndex { $0 == "READY=1" }
+        #expect(reloading != nil && ready != nil && reloading! < ready!, "the reload is told as systemd's reload protocol says: \(after)")
+        // SIGHUP refreshed the list too (the file is still gone: it failed again).
+        #expect(kiosk.list.counters.failed == failed + 1)
+    }
+
+    @Test("SIGHUP refreshes the list, as configuration.md says: a reload that changes nothing shows the file's new items, the place kept")
+    func reloadRefreshes() throws {
+        let dir = try scratchDirectory("reload-refreshes")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (kiosk, time) = try Self.kiosk(dir)
+        let list = kiosk.list
+        try Self.write(items: 103, to: dir + "/items.json")
+        #expect(kiosk.host.signal(SIGHUP, at: kiosk.host.now + 0.1) == .handled)
+        #expect(time.settle())
+        #expect(kiosk.list === list, "the list was not built again")
+        #expect(kiosk.list.items.count == 103, "the reload refreshed the list: \(kiosk.list.items.count) items")
     }
 }

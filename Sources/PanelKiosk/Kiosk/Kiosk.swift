@@ -169,6 +169,8 @@ public final class Kiosk {
             fresh = machine.applied(to: try KioskConfiguration.load(path: path))
         } catch {
             host.refuseReload(error)
+            // The running configuration stays, and the list is refreshed all the same.
+            _ = list.refreshAutomatically()
             return
         }
         if fresh.brokerSettings != configuration.brokerSettings {
@@ -207,6 +209,9 @@ public final class Kiosk {
         } else {
             list.apply(refreshKeys: fresh)
             said += changed.isEmpty ? ": nothing changed" : ": " + changed.sorted().joined(separator: ", ") + " applied; the list and its place kept"
+            // SIGHUP refreshes the list as well, as the timer's refresh does (the place kept):
+            // configuration.md says so, and a reload that changed only [refresh] had stopped.
+            if list.refreshAutomatically() { said += "; refreshing" }
         }
         Log.info(said)
     }
