@@ -185,3 +185,27 @@ struct TestCertificates {
                  "-CAcreateserial", "-days", "2", "-extfile", "\(folder)/san", "-out", "\(folder)/server.pem"])
     }
 }
+
+@MainActor
+@Suite("The list's topic as a source")
+struct MQTTListSourceTests {
+    @Test("a malformed message fails its load once; later loads answer with the last good message until a new one comes")
+    func malformedThenGood() throws {
+        let executor = VirtualExecutor(clock: ManualClock())
+        let source = MQTTListSource(topic: "board/list", executor: executor)
+        func load() -> Result<ItemPage, Error>? {
+            var got: Result<ItemPage, Error>?
+            source.load(page: 0, pageSize: 50) { got = $0 }
+            executor.deliver(upTo: 0)
+            return got
+        }
+        source.receive(Array(#"[{"title":"good"}]"#.utf8))
+        #expect(try load()?.get().items.map(\.title) == ["good"])
+        source.receive(Array("{not json".utf8))
+        #expect(throws: DataSourceError.self) { try load()?.get() }
+        #expect(try load()?.get().items.map(\.title) == ["good"], "the pull after takes the last good list")
+        #expect(try load()?.get().items.map(\.title) == ["good"])
+        source.receive(Array(#"[{"title":"newer"}]"#.utf8))
+        #expect(try load()?.get().items.map(\.title) == ["newer"])
+    }
+}

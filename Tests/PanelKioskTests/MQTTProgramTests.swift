@@ -84,6 +84,11 @@ struct MQTTProgramTests {
         try broker.publish("board/list", "{not json", retain: true)
         let failed = try Self.wait(socket) { $0.state == "failed" }
         #expect(failed?.state == "failed" && failed?.items == 3, "the list stays: \(String(describing: failed))")
+        // A refresh after it takes the last good message again (every one failed after it).
+        let (refreshed, _, _) = try runProgram(["ctl", "refresh", "--socket", socket])
+        #expect(refreshed == 0)
+        let again = try Self.wait(socket) { $0.state == "showing" }
+        #expect(again?.state == "showing" && again?.items == 3, "\(String(describing: again))")
 
         // Over 4 MiB: past the Maximum Packet Size the kiosk asked for, so the broker never
         // sends it; the list stays, and the next message comes.

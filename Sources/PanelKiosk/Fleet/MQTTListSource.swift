@@ -5,7 +5,9 @@ import PanelHost
 /// with the newest one, parsed off the loop. Before the first message a load waits for it (the
 /// header spins, the panel's first frame shows "loading"), since the broker sends the retained
 /// list at connect. A message over ``ItemParser/maxBytes`` or malformed fails that load only:
-/// the list on screen stays and the failure shows, as for any source.
+/// the list on screen stays and the failure shows, as for any source; later loads answer with
+/// the last good message (every refresh and pull after one malformed message failed, though
+/// the broker still held the good retained list).
 @MainActor
 public final class MQTTListSource: ItemSource {
     /// The item fields shown.
@@ -14,8 +16,13 @@ public final class MQTTListSource: ItemSource {
     public let executor: any WorkExecutor
     /// The topic, for messages and errors.
     public let topic: String
-    /// The newest message's bytes, nil before the first.
+    /// The newest message's bytes, nil before the first; after a load found it malformed, the
+    /// last good one again.
     private var latest: [UInt8]?
+    /// The last message a load parsed whole, nil before one.
+    private var lastGood: [UInt8]?
+    /// Counts the messages kept as `latest`: a load's outcome is about the one it read.
+    private var generation = 0
     /// Messages received; a load remembers which it answered with (``isBehind``).
     private var received = 0, answered = 0
     /// A load that came before the first message, answered when it comes.
@@ -31,6 +38,7 @@ public final class MQTTListSource: ItemSource {
     /// A message on the topic: kept as the newest, and a load waiting for the first is answered.
     public func receive(_ payload: [UInt8]) {
         latest = payload
+        generation += 1
         received += 1
         if let waiting {
             self.waiting = nil
@@ -45,12 +53,25 @@ public final class MQTTListSource: ItemSource {
             return
         }
         answered = received
-        let source = "mqtt topic \(topic)", fields = fields
+        let source = "mqtt topic \(topic)", fields = fields, read = generation
         executor.execute(in: nil, {
             Result {
                 guard bytes.count <= ItemParser.maxBytes else { throw DataSourceError.tooLarge(source: source, limit: ItemParser.maxBytes) }
                 return ItemPage(items: ItemParser.page(try ItemParser.parse(bytes, source: source, fields: fields), page: page, size: pageSize))
             }
-        }, then: completion)
+        }, then: { [weak self] result in
+            self?.loaded(bytes, generation: read, ok: (try? result.get()) != nil)
+            completion(result)
+        })
+    }
+
+    /// A load of `bytes` ended: a good message is the one to fall back on; a bad one that is
+    /// still the newest gives way to the last good one (its failure was shown once).
+    private func loaded(_ bytes: [UInt8], generation read: Int, ok: Bool) {
+        if ok {
+            lastGood = bytes
+        } else if read == generation, let lastGood {
+            latest = lastGood
+        }
     }
 }
