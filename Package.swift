@@ -131,7 +131,7 @@ let package = Package(
         // The displays (DRM in memory, fbdev in memory, headless, the window's pointer): no host.
         .testTarget(name: "PanelDisplayTests", dependencies: ["PanelDisplay", "PanelRefresh", "PanelTestSupport"]),
         // What the tests share: the golden frames' check and stage, a card in memory, files and processes.
-        .target(name: "PanelTestSupport", dependencies: ["PanelDisplay", "PanelRefresh"], path: "Tests/PanelTestSupport"),
+        .target(name: "PanelTestSupport", dependencies: ["PanelDisplay", "PanelRefresh", "CProcess"], path: "Tests/PanelTestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PanelKiosk
+import PanelTestSupport
 
 /// Whether Debian's broker and its clients are installed (`mosquitto`, `mosquitto-clients`:
 /// scripts/bootstrap installs them), and libmosquitto for the panel's side.
@@ -49,6 +50,8 @@ final class TestBroker {
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()
+        // Ended with the test process, even one killed (Lifeline).
+        Lifeline.shared.bind(process.processIdentifier)
         // Listening once a TCP connection is accepted (5 s at most).
         let watch = Stopwatch()
         while watch.elapsed < 5 {
@@ -75,9 +78,10 @@ final class TestBroker {
 
     /// Stops the broker at once (SIGKILL: a child of the test runner inherits SIGTERM blocked, as mosquitto_sub below does SIGALRM).
     func stop() {
-        guard process.isRunning else { return }
+        guard process.isRunning else { return Lifeline.shared.release(process.processIdentifier) }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        Lifeline.shared.release(process.processIdentifier)
     }
 
     deinit {

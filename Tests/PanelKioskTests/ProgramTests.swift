@@ -35,6 +35,8 @@ final class ProgramRun {
         process.standardOutput = FileHandle.nullDevice
         _ = ProgramLeftovers.checkAtExit
         try process.run()
+        // Ended with the test process, even one killed (Lifeline).
+        Lifeline.shared.bind(process.processIdentifier)
     }
 
     deinit {
@@ -42,6 +44,7 @@ final class ProgramRun {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        Lifeline.shared.release(process.processIdentifier)
     }
 
     /// Closes the test's end of the program's stderr: its next log line meets a pipe with no reader.

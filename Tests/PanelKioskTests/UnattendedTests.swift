@@ -590,3 +590,55 @@ struct UnattendedProgramTests {
         #expect(MachineEnvironment(language: "en", stateDirectory: dir, utcOffset: { _ in 0 }).applied(to: set).stateDirectory == "/srv/panel")
     }
 }
+
+/// The test process's children end with it (`Lifeline`): a test runner killed with SIGKILL left
+/// 3 kiosks and 2 brokers running, reparented to init, with their folders.
+@Suite("What a test process leaves")
+struct LifelineTests {
+    /// `sleep 300` started with posix_spawn; its pid.
+    static func sleeper() throws -> pid_t {
+        var pid: pid_t = 0
+        let words: [String] = ["/bin/sleep", "300"]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        try #require(posix_spawn(&pid, "/bin/sleep", nil, nil, argv, environ) == 0)
+        return pid
+    }
+
+    /// How `pid` ended: the signal that killed it, within `seconds` (0: it exited or still runs).
+    static func killedBy(_ pid: pid_t, within seconds: Double) -> Int32 {
+        let watch = Stopwatch()
+        var status: Int32 = 0
+        while watch.elapsed < seconds {
+            if waitpid(pid, &status, WNOHANG) == pid { return status & 0x7f }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        return 0
+    }
+
+    @Test("when the test process's end of the lifeline closes (as it does when the process dies), what is bound is killed; what was let go is not")
+    func cutKillsBound() throws {
+        let lifeline = Lifeline()
+        #expect(lifeline.helper > 0)
+        let bound = try Self.sleeper(), released = try Self.sleeper()
+        lifeline.bind(bound)
+        lifeline.bind(released)
+        lifeline.release(released)
+        lifeline.cut()
+        #expect(Self.killedBy(bound, within: 10) == SIGKILL, "the bound process outlived the lifeline")
+        #expect(Self.killedBy(released, within: 0.5) == 0, "a released process was killed")
+        var status: Int32 = 0
+        #expect(waitpid(lifeline.helper, &status, 0) == lifeline.helper, "the helper ends after")
+    }
+
+    @Test("the kiosks and brokers the tests start are bound to the test process's lifeline")
+    func programRunsAreBound() throws {
+        let run = try ProgramRun(["--version"])
+        _ = run.finish(timeout: 10)
+        #expect(Lifeline.shared.helper > 0)
+        // The helper runs in a session of its own: a signal to the runner's group spares it.
+        #expect(getsid(Lifeline.shared.helper) == Lifeline.shared.helper)
+    }
+}
