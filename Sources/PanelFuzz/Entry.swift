@@ -19,6 +19,8 @@ public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>,
         exit(2)
     }
     selected = target
+    // A process of its own: the memory target may measure its resident set.
+    FuzzTarget.measuresMemory = true
     for i in 1..<Int(argc.pointee) { vector[i] = vector[i + 1] }
     argc.pointee -= 1
     return 0

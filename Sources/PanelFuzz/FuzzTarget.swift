@@ -34,6 +34,20 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// image, a gif frame, the item file, the password file, or the configuration itself),
     /// checked as `panel-refresh check` does.
     case files
+    /// A message from the broker: the first byte picks the topic (the list's, a trigger, a
+    /// command), the rest is its payload, taken by the link as a connection hands it over; the
+    /// list's message is then loaded as a refresh loads it.
+    case mqtt
+    /// An HTTP answer, status line, headers and body as a server sends them, to the HTTP data
+    /// source through libcurl on loopback: asked once, then again conditionally.
+    case http
+    /// Bytes sent to the control socket as `ctl` would, through the server's reading,
+    /// answering and closing; its answer must always read back, and `ctl`'s reader gets the
+    /// bytes as an answer too.
+    case control
+    /// An item document whose oracle is memory: the peak rise of the resident set while it is
+    /// parsed, per byte (3 MB of `[{}, …]` took 818 MB). Inputs up to the 4 MiB a source takes.
+    case itemsMemory = "items-memory"
 
     /// The screen the inputs are mapped to, px.
     static let width = 800.0, height = 480.0
@@ -49,6 +63,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .jpeg, .webp: Self.picture(Array(bytes), as: self == .jpeg ? .jpeg : .webp)
         case .text: Self.text(Array(bytes))
         case .files: Self.files(Array(bytes))
+        case .mqtt: Self.mqtt(Array(bytes))
+        case .http: Self.http(Array(bytes))
+        case .control: Self.control(Array(bytes))
+        case .itemsMemory: Self.itemsMemory(Array(bytes))
         }
     }
 

@@ -73,8 +73,9 @@ public enum ControlClient {
         return try parse(answer)
     }
 
-    /// An answer's bytes as a reply: `ok LENGTH\n` and exactly that many bytes, or `error MESSAGE\n`.
-    static func parse(_ answer: [UInt8]) throws(ControlClientError) -> ControlReply {
+    /// An answer's bytes as a reply: `ok LENGTH\n` and exactly that many bytes, or `error MESSAGE\n`
+    /// (the fuzzer's `control` target reads every answer the server gives with it).
+    public static func parse(_ answer: [UInt8]) throws(ControlClientError) -> ControlReply {
         guard let end = answer.firstIndex(of: 0x0a) else { throw .malformed("no first line") }
         let head = String(decoding: answer[..<end], as: UTF8.self)
         if head.hasPrefix("error ") { return .error(String(head.dropFirst(6))) }

@@ -187,7 +187,7 @@ public final class ControlServer: LoopSource {
     }
 
     /// A socket address for `path` (which fits: checked by the caller).
-    nonisolated static func address(_ path: String) -> sockaddr_un {
+    public nonisolated static func address(_ path: String) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in

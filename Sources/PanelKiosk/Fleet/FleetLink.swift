@@ -349,8 +349,9 @@ public final class FleetLink: LoopSource {
         }
     }
 
-    /// A message from the broker on `topic`: the list's, a trigger, a command.
-    func received(topic: String, payload: [UInt8], at now: Double) {
+    /// A message from the broker on `topic`: the list's, a trigger, a command (the
+    /// connection's events bring them; the fuzzer's `mqtt` target too).
+    public func received(topic: String, payload: [UInt8], at now: Double) {
         lastContact = now
         if topic == settings.listTopic, let list {
             list.receive(payload)
