@@ -160,7 +160,8 @@ struct WorkArrivalTests {
         try broker.publish("board/list", String(decoding: Self.document(3, "A"), as: UTF8.self), retain: true)
         let driver = Self.driven(kiosk)
         defer { driver.stop() }
-        #expect(await Self.wait { list.items.count == 3 })
+        // A's refresh wholly over (its header closed): B then starts one of its own.
+        #expect(await Self.wait { list.items.count == 3 && !list.isRefreshing })
         // B is large (its parse takes a while on the worker); C comes right behind it.
         let folder = try scratchDirectory("arrival-documents")
         try Data(Self.document(20_000, "B")).write(to: URL(fileURLWithPath: folder + "/b.json"))

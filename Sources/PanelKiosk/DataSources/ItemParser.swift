@@ -52,7 +52,7 @@ public enum ItemParser {
     ///
     /// The memory a parse takes grows with the text by a stated factor, whatever its shape: a
     /// JSON array is parsed one item at a time (each item's tree is made, read and freed before
-    /// the next; one item may take at most ``JSONValue/budget(forBytes:)``), and an item keeps
+    /// the next; one item may take at most 16 times its text and 1 MiB), and an item keeps
     /// its object as compact JSON bytes, not as a tree. 3 MB of `[{}, {}, …]` peaked at 818 MB
     /// as one json-c tree (docs/reliability.md, "Memory of a parse").
     public static func parse<Bytes: Collection<UInt8>>(_ data: Bytes, source: String, fields: Fields = Fields()) throws -> [Item] {

@@ -92,7 +92,7 @@ public final class FleetLink: LoopSource {
     private var tried: (connection: Handoff, error: MQTTError?)?
     /// Whether ``stop()`` ran: a try that comes back after it is dropped.
     private var stopped = false
-    /// Unknown commands heard, and the words said in the journal (at most ``unknownWordsSaid``).
+    /// Unknown commands heard (the journal names the first 8 words once each).
     public private(set) var unknownCommands = 0
     private var unknownWords = Set<String>()
     /// Distinct unknown words the journal names: 8.
