@@ -31,13 +31,21 @@ extension FuzzTarget {
         var result: Result<ItemPage, Error>?
         list.load(page: 0, pageSize: 50) { result = $0 }
         executor.deliver(upTo: executor.clock.now)
+        check(result, pageSize: 50)
+    }
+
+    /// A load's outcome as every source must give it: an answer, a page of at most the size
+    /// asked fresh for 0 to 86,400 s, or a data source's error whose wait is as long at most.
+    static func check(_ result: Result<ItemPage, Error>?, pageSize: Int) {
         switch result {
         case .success(let page)?:
-            guard page.items.count <= 50 else { fatalError("a page of \(page.items.count) items for 50") }
+            guard page.items.count <= pageSize else { fatalError("a page of \(page.items.count) items for \(pageSize)") }
+            if let fresh = page.freshFor, !(0...86_400).contains(fresh) { fatalError("fresh for \(fresh) s") }
         case .failure(let error)?:
-            guard error is DataSourceError else { fatalError("a load failed with something other than a data source's error: \(error)") }
+            guard let error = error as? DataSourceError else { fatalError("not a data source's error: \(error)") }
+            if let wait = error.retryAfter, !(0...86_400).contains(wait) { fatalError("told to wait \(wait) s") }
         case nil:
-            fatalError("a load of a received message never answered")
+            fatalError("a load never answered")
         }
     }
 
@@ -102,16 +110,7 @@ extension FuzzTarget {
             var result: Result<ItemPage, Error>?
             source.load(page: 0, pageSize: 50) { result = $0 }
             executor.deliver(upTo: executor.clock.now)
-            switch result {
-            case .success(let page)?:
-                guard page.items.count <= 50 else { fatalError("a page of \(page.items.count) items for 50") }
-                if let fresh = page.freshFor, !(0...86_400).contains(fresh) { fatalError("fresh for \(fresh) s") }
-            case .failure(let error)?:
-                guard let error = error as? DataSourceError else { fatalError("not a data source's error: \(error)") }
-                if let wait = error.retryAfter, !(0...86_400).contains(wait) { fatalError("told to wait \(wait) s") }
-            case nil:
-                fatalError("an HTTP load never answered")
-            }
+            check(result, pageSize: 50)
         }
     }
 

@@ -29,27 +29,17 @@ struct HostileNetworkTests {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         try #require(bound == 0, "bind 127.0.0.77:53: errno \(errno)")
-        let dir = try scratchDirectory("resolver")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try "nameserver 127.0.0.77\noptions timeout:5 attempts:2\n".write(toFile: dir + "/resolv.conf", atomically: true, encoding: .utf8)
-        let control = dir + "/control"
-        try """
-            [display]
-            backend = headless
-            headless-size = 320x240
-            [state]
-            directory = \(dir)
-            control-socket = \(control)
+        // The kiosk in a mount namespace whose /etc/resolv.conf names the silent server.
+        let (run, dir, control) = try startControlledKiosk("""
             [data]
             source = mqtt
             mqtt-url = mqtt://broker.invalid-by-test.example:1883
             mqtt-topic = board/list
-            """.write(toFile: dir + "/config", atomically: true, encoding: .utf8)
-        // The kiosk in a mount namespace whose /etc/resolv.conf names the silent server.
-        let run = try ProgramRun(["run", "--config", dir + "/config"],
-                                 prefix: ["/usr/bin/unshare", "-m", "/bin/sh", "-c", "mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"",
-                                          dir + "/resolv.conf"])
-        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5) }
+            """) { dir in
+            try? "nameserver 127.0.0.77\noptions timeout:5 attempts:2\n".write(toFile: dir + "/resolv.conf", atomically: true, encoding: .utf8)
+            return ["/usr/bin/unshare", "-m", "/bin/sh", "-c", "mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"", dir + "/resolv.conf"]
+        }
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
         #expect(run.wait(for: "control: panel-refresh ctl answers", timeout: 15), "\(run.log)")
         // 12 s: past the resolver's 10 s (two tries of 5 s) for the first connection try.
         let watch = Stopwatch()

@@ -37,7 +37,8 @@ struct ParseMemoryTests {
     }
 
     @Test("hostile and large documents: a parse's peak rises at most 16 times the document and 8 MiB, and what stays at most twice it and 8 MiB",
-          .enabled(if: bench != nil, "needs panel-refresh-bench beside the tests (swift build)"))
+          .enabled(if: bench != nil, "needs panel-refresh-bench beside the tests (swift build)"),
+          .disabled(if: Sanitizer.isActive, "memory figures under a sanitizer's shadow memory are not the program's"))
     func bounded() throws {
         let dir = try scratchDirectory("parse-memory")
         defer { try? FileManager.default.removeItem(atPath: dir) }
