@@ -92,9 +92,10 @@ public final class FleetLink: LoopSource {
     private var tried: (connection: Handoff, error: MQTTError?)?
     /// Whether ``stop()`` ran: a try that comes back after it is dropped.
     private var stopped = false
-    /// Unknown commands heard (the journal names the first 8 words once each).
-    public private(set) var unknownCommands = 0
+    /// The unknown command words the journal named (the first 8, once each), and whether it
+    /// said that no more are named.
     private var unknownWords = Set<String>()
+    private var saidNoMoreUnknown = false
     /// Distinct unknown words the journal names: 8.
     nonisolated static let unknownWordsSaid = 8
 
@@ -374,12 +375,11 @@ public final class FleetLink: LoopSource {
         case "wake": onCommand?(.wake)
         default:
             // Each unknown word once, the first few of them: 10,000 messages wrote 10,009 lines.
-            unknownCommands += 1
             if unknownWords.count < Self.unknownWordsSaid, unknownWords.insert(String(word.prefix(40))).inserted {
                 Log.warning("mqtt: unknown command \"\(word.prefix(40))\" on \(settings.commandTopic ?? "") (refresh, blank and wake are known); "
                             + "said once for each word")
-            } else if unknownWords.count == Self.unknownWordsSaid, !unknownWords.contains("") {
-                unknownWords.insert("")
+            } else if unknownWords.count == Self.unknownWordsSaid, !saidNoMoreUnknown {
+                saidNoMoreUnknown = true
                 Log.warning("mqtt: more unknown commands on \(settings.commandTopic ?? ""); they are no longer said")
             }
         }
