@@ -160,6 +160,7 @@ func main() async -> Int32 {
             if let rate = options.value("--display-rate") {
                 replay.displayRate = rate == "events" ? nil : try NumericOption.double("--display-rate", rate, in: NumericOption.displayRate)
             }
+            replay.startPoints = try options.double("--offset", in: NumericOption.offset)
             let result = try ReplayCommand.run(replay, onTrace: options.isSet("--trace") ? { print($0.json) } : nil)
             Log.info("replayed \(file): \(result.framesPresented) frames")
         case "hw-check":

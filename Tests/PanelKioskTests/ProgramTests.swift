@@ -133,6 +133,8 @@ struct ProgramTests {
         ["replay", "/nonexistent.evemu", "--refresh-seconds", "-1"],
         ["replay", "/nonexistent.evemu", "--refresh-seconds", "nan"],
         ["replay", "/nonexistent.evemu", "--axes", "99,100"],
+        ["replay", "/nonexistent.evemu", "--offset", "-1"],
+        ["replay", "/nonexistent.evemu", "--offset", "1e300"],
         ["expected-frame", "--refreshes", "-1", "/dev/null"],
         ["expected-frame", "--refreshes", "1000000", "/dev/null"],
         ["expected-frame", "--refreshes", "99999999999999999999", "/dev/null"],

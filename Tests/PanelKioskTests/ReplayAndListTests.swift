@@ -136,6 +136,30 @@ struct ReplayTests {
         #expect(result.framesPresented > 0)
     }
 
+    @Test("--offset starts the list that many points down, at most at its end; a drag down from there scrolls, where from the top it only rubber-bands")
+    func startOffset() throws {
+        var options = ReplayCommand.Options(file: fixtures + "/02-atmel-maxtouch.mt-b.1fg-drag-up-down.evemu")
+        options.startPoints = 300
+        let inside = try ReplayCommand.run(options)
+        #expect(inside.startOffset.y == inside.scrollRange.y.lowerBound + 300)
+        // Past the end: at the end (of the first page, which is all the list holds then).
+        options.startPoints = 1_000_000
+        let end = try ReplayCommand.run(options)
+        options.startPoints = 2_000_000
+        let further = try ReplayCommand.run(options)
+        #expect(end.startOffset.y > inside.startOffset.y)
+        #expect(end.startOffset.y == further.startOffset.y)
+        #expect(end.startOffset.y <= end.scrollRange.y.upperBound)
+        let top = try ReplayCommand.run(ReplayCommand.Options(file: fixtures + "/02-atmel-maxtouch.mt-b.1fg-drag-up-down.evemu"))
+        #expect(top.startOffset.y == top.scrollRange.y.lowerBound)
+        // The same recording from 300 points down shows other offsets than from the top.
+        func offsets(_ result: ReplayCommand.Result) -> [Double] {
+            result.trace.compactMap { if case let .frame(_, _, y, _, _) = $0 { y } else { nil } }
+        }
+        #expect(offsets(inside) != offsets(top))
+        #expect(offsets(inside).contains { $0 < 300 - 1 } || offsets(inside).contains { $0 > 300 + 1 }, "the drag moved the list from 300")
+    }
+
     @Test("a malformed recording is an error naming the file and line")
     func malformed() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).evemu").path

@@ -104,6 +104,7 @@ public struct CommandHelp: Sendable {
                       .flag("--timings", "frame lines also carry renderMs, the machine's drawing time (then runs differ)"),
                       .value("--resample", "on|off", "resample the pan to the frames, or move to each event (default: input.resample, on)"),
                       .value("--display-rate", "HZ|events", "frames a second, each on the glass one period after it is drawn (1 to 240, default 60); events: a frame for every input event, at once"),
+                      .value("--offset", "PT", "start with the list scrolled PT points down, 0 to 1000000, at most to its end (default 0: the top, where a downward drag only rubber-bands)"),
                       .value("--refresh-seconds", "S", "how long the sample data takes to load, 0 to 60 (default 1)"),
                       .value("--axes", "X,Y", "take positions from other ABS codes (hex), e.g. 02,03 for ABS_Z/ABS_RX"),
                       .config("the whole configuration, as run takes it: data source, input mapping, locale, styles")],

@@ -41,6 +41,10 @@ public enum ReplayCommand {
         /// Where the list stands when the recording starts, as a share of its scroll range (0:
         /// the top, the default; 0.5: the middle, where a drag either way moves it in range).
         public var startShare = 0.0
+        /// Where the list stands when the recording starts, points from its top (`--offset`),
+        /// at most its scroll range's end; nil: ``startShare``. From the top a downward drag
+        /// only rubber-bands, so a drag's feel is judged from within the list.
+        public var startPoints: Double?
 
         /// A replay of `file` with the defaults.
         public init(file: String) { self.file = file }
@@ -113,10 +117,11 @@ public enum ReplayCommand {
         if options.configuration == nil { list.showFirstPage() }
         kiosk.start(at: clock.now, loading: options.configuration != nil)
         time.settle(limit: max(30, options.refreshSeconds * 4))
-        if options.startShare > 0 {
+        if options.startShare > 0 || options.startPoints != nil {
             let view = list.list
             let low = view.minimumContentOffset.y, high = max(low, view.maximumContentOffset.y)
-            view.setContentOffset(Point(x: view.contentOffset.x, y: (low + (high - low) * min(1, options.startShare)).rounded()), animated: false)
+            let y = options.startPoints.map { min(high, low + $0) } ?? (low + (high - low) * min(1, options.startShare)).rounded()
+            view.setContentOffset(Point(x: view.contentOffset.x, y: y), animated: false)
             time.settle(limit: 1)
         }
         var assembly = TouchAssembler.Configuration(positionAxes: options.positionAxes ?? configuration.positionAxes)

@@ -15,6 +15,9 @@ public enum NumericOption {
     public static let holdSeconds = 0.0...3600
     /// `replay --display-rate`: frames a second, 1 to 240 (panels run at 30 to 144 Hz).
     public static let displayRate = 1.0...240
+    /// `replay --offset`: points the list starts scrolled down, 0 to 1,000,000 (a list of
+    /// 10,000 rows of 100 points); past its end it stands at its end.
+    public static let offset = 0.0...1_000_000
 
     /// `text` as a number within `range` for `option`; a usage error naming both otherwise.
     public static func double(_ option: String, _ text: String, in range: ClosedRange<Double>) throws -> Double {
