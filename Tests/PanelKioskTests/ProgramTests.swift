@@ -40,11 +40,32 @@ final class ProgramRun {
     }
 
     deinit {
-        if process.isRunning {
+        if outcome() == nil {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            while outcome() == nil { usleep(1_000) }
         }
         Lifeline.shared.release(process.processIdentifier)
+    }
+
+    /// How the program ended: `.some(code)` for an exit, `.some(nil)` for a signal, nil while
+    /// it runs. Reaped here with `waitpid` rather than trusted to Process: with tests running
+    /// in parallel, Foundation's SIGCHLD watch sometimes never fired, the program stayed a
+    /// zombie and `isRunning` said true for ever (the usage tests hung 2 runs in 2).
+    private var ended: Int32??
+    private func outcome() -> Int32?? {
+        if let ended { return ended }
+        var status: Int32 = 0
+        let pid = process.processIdentifier
+        let reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == pid {
+            // WIFEXITED and WEXITSTATUS (macros Swift does not import).
+            ended = (status & 0x7f) == 0 ? .some((status >> 8) & 0xff) : .some(nil)
+        } else if reaped == -1, errno == ECHILD {
+            // Foundation reaped it first: its own account is (or is about to be) there.
+            process.waitUntilExit()
+            ended = process.terminationReason == .exit ? .some(process.terminationStatus) : .some(nil)
+        }
+        return ended
     }
 
     /// Closes the test's end of the program's stderr: its next log line meets a pipe with no reader.
@@ -77,11 +98,14 @@ final class ProgramRun {
     /// seconds (it is then killed: a test must fail, not hang).
     func finish(timeout: Double = 60) -> Int32? {
         let watch = Stopwatch()
-        while process.isRunning && watch.elapsed < timeout { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationReason == .exit ? process.terminationStatus : nil
+        while outcome() == nil && watch.elapsed < timeout { usleep(10_000) }
+        if outcome() == nil { kill(process.processIdentifier, SIGKILL) }
+        while outcome() == nil { usleep(1_000) }
+        return outcome() ?? nil
     }
+
+    /// Whether the program still runs (reaping it when it has ended).
+    var isRunning: Bool { outcome() == nil }
 }
 
 /// The check, when the test process exits, that no `panel-refresh` it started still runs.
@@ -197,7 +221,7 @@ struct ProgramTests {
         let run = try ProgramRun(["run", "--config", config, "--set", "data.refresh-seconds=0.2", "--play", recording, "--trace", trace])
         let watch = Stopwatch()
         var refreshed = false
-        while !refreshed, watch.elapsed < 30, run.process.isRunning {
+        while !refreshed, watch.elapsed < 30, run.isRunning {
             refreshed = ((try? fileText(trace)) ?? "").contains("\"kind\":\"refresh\",\"component\":\"header\"")
             if !refreshed { usleep(50_000) }
         }
