@@ -268,6 +268,8 @@ public final class DRMDisplay: Display {
     public var isFrameInFlight: Bool { pendingCompletion != nil }
     /// Flip events pace the frames.
     public var pacesFrames: Bool { true }
+    /// The mode's period, seconds (1 / its refresh rate): the vblank grid frames start late in.
+    public var frameInterval: Double? { mode.refresh > 0 ? 1 / Double(mode.refresh) : nil }
 
     /// Copies `damage` from the shadow to the back buffer (turned if the panel is) and flips to it; `completion` runs with the flip's event.
     public func present(damage: [Rect], completion: @escaping @MainActor () -> Void) throws {

@@ -159,6 +159,11 @@ public final class HeadlessDisplay: ImmediateDisplay {
     /// blank one period after the frame is drawn. Nil: a frame completes inside `present`
     /// (a frame for every change).
     public var pacing: (period: Double, clock: @MainActor () -> Double)?
+    /// Under `pacing`, a vblank's time (seconds of its clock): a frame then completes at the
+    /// first vblank after it is presented (`phase + k·period`), as a flip does on a card,
+    /// instead of one period after it. Nil: one period after (a frame drawn right after the
+    /// last flip, the late start off).
+    public var vblankPhase: Double?
     /// The frame in flight under `pacing`: when it completes, and its completion.
     private var inFlight: (due: Double, completion: @MainActor () -> Void)?
     /// Whether a paced frame waits for its time.
@@ -204,7 +209,12 @@ public final class HeadlessDisplay: ImmediateDisplay {
             try PNG.write(backSurface, to: frameDirectory + "/" + name)
         }
         if let pacing {
-            inFlight = (pacing.clock() + pacing.period, completion)
+            let now = pacing.clock()
+            var due = now + pacing.period
+            if let phase = vblankPhase {
+                due = FrameScheduler(period: pacing.period, phase: phase).vblank(after: now)
+            }
+            inFlight = (due, completion)
         } else {
             completion()
         }

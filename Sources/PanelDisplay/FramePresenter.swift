@@ -61,6 +61,10 @@ public final class FramePresenter {
     private var pendingInput: Double?
     /// The last frame's timing.
     public private(set) var lastTiming: FrameTiming?
+    /// When frames start (late in the period, before their vblank), on a display whose frames
+    /// reach the glass at vblanks (a DRM card, a paced headless display); nil: a frame starts
+    /// as soon as one is needed (fbdev, a window, an unpaced headless display).
+    public var scheduler: FrameScheduler?
 
     /// Seconds before the first retry; each failure doubles it up to `maxRetryDelay`.
     public static let firstRetryDelay = 0.1
@@ -87,12 +91,22 @@ public final class FramePresenter {
         retryDelay = Self.firstRetryDelay
     }
 
-    /// Runs one frame if none is in flight and no retry waits. Returns whether it drew
-    /// (nothing changed: no draw). While the panel is off or paused only the frame pass runs.
+    /// When a frame needed at `time` starts (`scheduler`'s late start; `time` without one).
+    public func frameStart(at time: Double) -> Double { scheduler?.start(at: time) ?? time }
+
+    /// Vblanks missed since the start: frames on the glass after the vblank they were for.
+    public var missedVblanks: Int { scheduler?.missedVblanks ?? 0 }
+
+    /// Runs one frame if none is in flight, no retry waits and its start has come (the
+    /// scheduler's). Returns whether it drew (nothing changed: no draw). While the panel is
+    /// off or paused only the frame pass runs.
     @discardableResult
     public func drawFrame() -> Bool {
         // A frame of an earlier presenter on the same display (before a reload) may still be out.
         guard !inFlight else { return false }
+        // Late in the period: the loop comes back at the start (`frameStart(at:)`). A
+        // nanosecond's leeway for the clock's rounding.
+        if scheduler != nil, !display.isBlank, !display.isPaused, frameStart(at: now()) > now() + 1e-9 { return false }
         if display.isBlank || display.isPaused {
             // The UI goes on (a refresh begun now must reach its states), nothing is drawn; the
             // frame after the wake-up (or after the VT came back) draws it all.
@@ -120,6 +134,7 @@ public final class FramePresenter {
         let input = pendingInput
         pendingInput = nil
         renderedAt = nil
+        let aim = scheduler?.target(ofStart: start)
         do {
             try display.present(damage: pixels) { [weak self] in
                 guard let self else { return }
@@ -129,6 +144,8 @@ public final class FramePresenter {
                 let rendered = self.renderedAt ?? end
                 let timing = FrameTiming(inputTime: input, drawnAt: start, renderSeconds: rendered - start,
                                          presentedAt: self.display.lastPresentationTime ?? end)
+                self.scheduler?.record(cost: timing.renderSeconds)
+                self.scheduler?.presented(at: timing.presentedAt, target: aim)
                 self.lastTiming = timing
                 self.onFramePresented?(timing)
             }

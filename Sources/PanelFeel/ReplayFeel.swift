@@ -27,6 +27,26 @@ public struct ReplayFeel: Sendable {
     public let overshoot: Double
     /// The frames the lag is taken over.
     public let frames: Int
+    /// How long ago the finger was where each frame's content stands for, at the frame's
+    /// presentation, milliseconds: the median and the 95th percentile over the frames of the
+    /// steady runs where the finger moves faster than 30 points a second (points depend on
+    /// the finger's speed; time does not). Negative: the content ahead of the finger.
+    public let timeLagP50: Double, timeLagP95: Double
+    /// The judder the pipeline adds, against the finger one median time lag earlier (a pure
+    /// delay scores 0): sign·√|var(content steps) − var(finger steps)| over the finger's mean
+    /// step, over the steady frames.
+    public let alignedExcessJudder: Double
+    /// The content's high-pass judder: each step less the mean of the five steps centred on
+    /// it, their standard deviation over the mean step, over the steady frames.
+    public let highPassJudder: Double
+    /// The same figure for the finger (one median time lag earlier).
+    public let fingerHighPassJudder: Double
+    /// The furthest the content got ahead of the moving finger, points (0: never): past the
+    /// furthest the finger had been the way it moves (a noisy sensor's steps back are not
+    /// the content ahead).
+    public let lead: Double
+    /// Frames that reached the glass after the vblank they were started for.
+    public let missedVblanks: Int
 
     /// A pan's finger positions (y, points) by time, from its began to its last change.
     private struct Stroke {
@@ -40,6 +60,39 @@ public struct ReplayFeel: Sendable {
             while times[i] < t { i += 1 }
             let share = (t - times[i - 1]) / (times[i] - times[i - 1])
             return positions[i - 1] + (positions[i] - positions[i - 1]) * share
+        }
+
+        /// The latest time at or before `limit` the finger was at `position` (between two
+        /// events, interpolated), looking back at most 0.25 s; when it never was in that time
+        /// (the content ahead of it), the earliest time after `limit`, within 0.1 s, negative
+        /// lags; nil otherwise.
+        func time(at position: Double, before limit: Double) -> Double? {
+            func crossing(_ i: Int) -> Double? {
+                let (a, b) = (positions[i - 1], positions[i])
+                guard min(a, b) <= position, position <= max(a, b) else { return nil }
+                return a == b ? times[i] : times[i - 1] + (times[i] - times[i - 1]) * (position - a) / (b - a)
+            }
+            guard times.count >= 2 else { return nil }
+            // The finger's path up to `limit`: the events before it and the point at it.
+            if let here = finger(at: limit) {
+                var j = times.count - 1
+                while j > 0, times[j] > limit { j -= 1 }
+                if times[j] < limit {
+                    let (a, b) = (positions[j], here)
+                    if min(a, b) <= position, position <= max(a, b) {
+                        return a == b ? limit : times[j] + (limit - times[j]) * (position - a) / (b - a)
+                    }
+                }
+                var i = j
+                while i > 0, times[i] >= limit - 0.25 {
+                    if let t = crossing(i), t <= limit { return t }
+                    i -= 1
+                }
+            }
+            for i in 1..<times.count where times[i] > limit && times[i - 1] <= limit + 0.1 {
+                if let t = crossing(i), t >= limit { return t }
+            }
+            return nil
         }
     }
 
@@ -67,8 +120,11 @@ public struct ReplayFeel: Sendable {
         var lags: [Double] = []
         // Runs of frames in one direction: the content's steps and the finger's over the same frames.
         var runs: [[(content: Double, finger: Double)]] = []
-        var overshoot = 0.0
-        for stroke in strokes {
+        // The same runs as frames: presentation time, where the content stands for, the
+        // direction, and the stroke (for the finger at other times).
+        var frameRuns: [[(t: Double, c: Double, sign: Double, stroke: Int)]] = []
+        var overshoot = 0.0, lead = 0.0
+        for (index, stroke) in strokes.enumerated() {
             guard let began = stroke.times.first, let lift = stroke.lift else { continue }
             // The content at rest before the pan began, and where the finger was then.
             let before = shown.last { $0.t <= began }?.y ?? result.startOffset.y
@@ -78,21 +134,32 @@ public struct ReplayFeel: Sendable {
             func standsFor(_ offset: Double) -> Double { origin - (offset - before) }
             let during = shown.filter { $0.t > began && $0.t <= lift && result.scrollRange.y.contains($0.y) }
             var run: [(content: Double, finger: Double)] = []
+            var frameRun: [(t: Double, c: Double, sign: Double, stroke: Int)] = []
             var direction = 0.0
             var previous: (t: Double, y: Double, finger: Double)?
             for frame in during {
                 guard let finger = stroke.finger(at: frame.t) else { continue }
                 lags.append(abs(finger - standsFor(frame.y)))
+                // Ahead of the moving finger: past the furthest it has been (its events and
+                // where it is now) the way it goes, within this stroke.
+                if let before = stroke.finger(at: frame.t - 0.008), abs(finger - before) > 0.001 {
+                    let way: Double = finger > before ? 1 : -1
+                    var furthest = finger * way
+                    for (t, p) in zip(stroke.times, stroke.positions) where t <= frame.t { furthest = max(furthest, p * way) }
+                    lead = max(lead, standsFor(frame.y) * way - furthest)
+                }
                 if let p = previous {
                     let step = standsFor(frame.y) - standsFor(p.y)
                     let sign: Double = step > 0 ? 1 : step < 0 ? -1 : direction
-                    if sign != direction, !run.isEmpty { runs.append(run); run = [] }
+                    if sign != direction, !run.isEmpty { runs.append(run); run = []; frameRuns.append(frameRun); frameRun = [] }
                     direction = sign
                     run.append((abs(step), (finger - p.finger) * sign))
+                    if frameRun.isEmpty { frameRun.append((p.t, standsFor(p.y), sign, index)) }
+                    frameRun.append((frame.t, standsFor(frame.y), sign, index))
                 }
                 previous = (frame.t, frame.y, finger)
             }
-            if !run.isEmpty { runs.append(run) }
+            if !run.isEmpty { runs.append(run); frameRuns.append(frameRun) }
             // Past the finger's last place before the lift, in the direction it moved.
             if let last = stroke.positions.last, stroke.positions.count >= 2 {
                 let moving = last - stroke.positions[stroke.positions.count - 2]
@@ -114,6 +181,68 @@ public struct ReplayFeel: Sendable {
         let fingerMean = steady.isEmpty ? 0 : steady.map { abs($0.finger) }.reduce(0, +) / Double(steady.count)
         excessJudder = fingerMean > 0 ? Self.deviation(steady.map { $0.content - $0.finger }) / fingerMean : 0
         self.overshoot = overshoot > 0 ? overshoot : 0
+        self.lead = lead > 0 ? lead : 0
+        missedVblanks = result.missedVblanks
+
+        // Time lag, over the steady frames (runs of eight frames or more, less three at each
+        // end) where the finger moves faster than 30 points a second.
+        var timeLags: [Double] = []
+        var steadyFrames: [[(t: Double, c: Double, sign: Double, stroke: Int)]] = []
+        for run in frameRuns where run.count >= 9 {
+            let kept = Array(run.dropFirst(3).dropLast(3))
+            steadyFrames.append(kept)
+            for frame in kept {
+                let stroke = strokes[frame.stroke]
+                guard let now = stroke.finger(at: frame.t), let before = stroke.finger(at: frame.t - 0.01),
+                      abs(now - before) / 0.01 > 30, let when = stroke.time(at: frame.c, before: frame.t) else { continue }
+                timeLags.append((frame.t - when) * 1000)
+            }
+        }
+        let sortedTimes = timeLags.sorted()
+        timeLagP50 = sortedTimes.isEmpty ? 0 : sortedTimes[min(sortedTimes.count - 1, Int(Double(sortedTimes.count) * 0.5))]
+        timeLagP95 = sortedTimes.isEmpty ? 0 : sortedTimes[min(sortedTimes.count - 1, Int(Double(sortedTimes.count) * 0.95))]
+        // The finger one median time lag earlier, stepped at the same frames.
+        let delay = timeLagP50 / 1000
+        var contentSteps: [Double] = [], fingerSteps: [Double] = []
+        var contentHigh: [Double] = [], fingerHigh: [Double] = []
+        for run in steadyFrames where run.count >= 2 {
+            let stroke = strokes[run[0].stroke]
+            var cs: [Double] = [], fs: [Double] = []
+            for (a, b) in zip(run, run.dropFirst()) {
+                guard let fa = stroke.finger(at: a.t - delay), let fb = stroke.finger(at: b.t - delay) else { continue }
+                cs.append((b.c - a.c) * b.sign)
+                fs.append((fb - fa) * b.sign)
+            }
+            contentSteps += cs
+            fingerSteps += fs
+            contentHigh += Self.highPass(cs)
+            fingerHigh += Self.highPass(fs)
+        }
+        let fingerStep = fingerSteps.isEmpty ? 0 : fingerSteps.map(abs).reduce(0, +) / Double(fingerSteps.count)
+        let contentStep = contentSteps.isEmpty ? 0 : contentSteps.map(abs).reduce(0, +) / Double(contentSteps.count)
+        if fingerStep > 0 {
+            let difference = Self.variance(contentSteps) - Self.variance(fingerSteps)
+            alignedExcessJudder = (difference >= 0 ? 1 : -1) * abs(difference).squareRoot() / fingerStep
+            fingerHighPassJudder = Self.deviation(fingerHigh) / fingerStep
+        } else {
+            (alignedExcessJudder, fingerHighPassJudder) = (0, 0)
+        }
+        highPassJudder = contentStep > 0 ? Self.deviation(contentHigh) / contentStep : 0
+    }
+
+    /// Each value less the mean of the five centred on it (the ends, where five do not fit, left out).
+    private static func highPass(_ values: [Double]) -> [Double] {
+        guard values.count >= 5 else { return [] }
+        return (2..<(values.count - 2)).map { (i: Int) -> Double in
+            let window: Double = values[(i - 2)...(i + 2)].reduce(0, +)
+            return values[i] - window / 5
+        }
+    }
+
+    /// The variance of `values` (0 for fewer than two).
+    private static func variance(_ values: [Double]) -> Double {
+        let d = deviation(values)
+        return d * d
     }
 
     /// Standard deviation over mean (0 for fewer than two values or a zero mean).

@@ -73,6 +73,16 @@ public struct PanRecognizer: Sendable {
     private var tracker = VelocityTracker()
     /// The pan's translations at its events, for `translation(at:)`.
     private var resampler = PanResampler()
+    /// The touchscreen's last intervals between reports with fingers down, seconds (2 to 60
+    /// ms: a longer gap is a finger at rest), the last 32 across pans, oldest first.
+    public private(set) var reportIntervals: [Double] = []
+    /// The time stamp of the last frame with fingers down (nil after a lift).
+    private var lastReport: Double?
+    /// The longest gap counted as a report interval, seconds: 60 ms (a 25 Hz panel reports
+    /// every 40).
+    public static let longestInterval = 0.060
+    /// How this pan is sampled, fixed for it once eight intervals are known.
+    private var sampling: PanResampler.Sampling?
 
     /// A recognizer with `configuration`.
     public init(configuration: Configuration = Configuration()) {
@@ -95,6 +105,15 @@ public struct PanRecognizer: Sendable {
         let wasDown = !positions.isEmpty
         let delta = track(frame)
         let isDown = !positions.isEmpty
+        // The screen's report intervals: between frames with fingers down, across pans.
+        if isDown, wasDown, let last = lastReport {
+            let interval = frame.timestamp - last
+            if interval >= PanResampler.minDelta && interval <= Self.longestInterval {
+                reportIntervals.append(interval)
+                if reportIntervals.count > 32 { reportIntervals.removeFirst() }
+            }
+        }
+        lastReport = isDown ? frame.timestamp : nil
         path += delta
         let location = centroid ?? .zero
 
@@ -125,6 +144,7 @@ public struct PanRecognizer: Sendable {
             }
             state = .began
             pathAtBegin = path
+            sampling = nil
             resampler.reset()
             resampler.add(translation, at: frame.timestamp)
             return event(.began, location: location, at: frame.timestamp)
@@ -181,6 +201,30 @@ public struct PanRecognizer: Sendable {
 
     /// The touchscreen's report interval as this pan's events tell it, seconds (nil before two).
     public var reportInterval: Double? { resampler.reportInterval }
+
+    /// How a frame samples this pan (``PanResampler/Sampling``): learned from the screen's
+    /// report intervals and fixed for the pan once eight are known (a delay that changed from
+    /// frame to frame would itself be judder); with fewer than three, as a screen reporting
+    /// every 10 ms irregularly.
+    public mutating func frameSampling() -> PanResampler.Sampling {
+        if let sampling { return sampling }
+        let learned = PanResampler.Sampling(intervals: reportIntervals)
+        // Fixed once eight intervals tell the screen (on a screen's first pan, a few frames in).
+        if reportIntervals.count >= 8 { sampling = learned }
+        return learned
+    }
+
+    /// The pan's translation for a frame that starts at `time` (seconds): at `time` less the
+    /// sampling's delay, extrapolated past the last event by at most its allowance.
+    public mutating func frameTranslation(at time: Double) -> Point? {
+        frameTranslation(at: time, sampling: frameSampling())
+    }
+
+    /// The pan's translation for a frame that starts at `time` under a stated `sampling`.
+    public func frameTranslation(at time: Double, sampling: PanResampler.Sampling) -> Point? {
+        guard state == .began || state == .changed else { return nil }
+        return resampler.translation(at: time - sampling.delay, extrapolatingAtMost: sampling.extrapolation)
+    }
 
     /// Where the resampled translation comes to rest when no event follows (nil: no pan).
     public var settledTranslation: Point? {

@@ -50,7 +50,8 @@ public struct PanResampler: Sendable, Equatable {
     /// `RESAMPLE_MAX_DELTA` (the finger rested between them).
     public static let maxDelta = 0.020
 
-    /// The last three events, oldest first (three tell a turn).
+    /// The last events, oldest first: the last three tell a turn; up to 16 are kept so that a
+    /// sample a whole slow interval back (a screen's delay) still falls between two of them.
     public private(set) var samples: [Sample] = []
     /// Whether the pan's fingers lifted: nothing is extrapolated after the last event.
     public private(set) var isLifted = false
@@ -79,7 +80,7 @@ public struct PanResampler: Sendable, Equatable {
             if intervals.count > 8 { intervals.removeFirst() }
         }
         samples.append(Sample(time: time, translation: translation))
-        if samples.count > 3 { samples.removeFirst() }
+        if samples.count > 16 { samples.removeFirst() }
     }
 
     /// The fingers lifted at the last event: it is where the pan ends.
@@ -92,10 +93,62 @@ public struct PanResampler: Sendable, Equatable {
         isLifted = false
     }
 
+    /// How a frame samples a pan on one touchscreen: `delay` seconds before the frame starts,
+    /// interpolated between the events around that time, and past the last event extrapolated
+    /// by at most `extrapolation` seconds.
+    ///
+    /// The delay is the screen's 90th-percentile report interval plus 1 ms, so that nearly
+    /// every sample time has an event after it (interpolation only: exact at any speed, and no
+    /// step larger than the finger's own), less the extrapolation the screen's regularity
+    /// earns. Extrapolating turns irregular report times into uneven steps (the N-trig's 7-25
+    /// ms added 0.40 of judder extrapolating half an interval); on a screen that reports
+    /// evenly it is exact at constant speed. So the allowance is half the median interval (at
+    /// most `maxPrediction`) times the screen's regularity, its 10th-percentile interval over
+    /// its 90th: a regular screen samples about half an interval plus 1 ms before the frame,
+    /// an irregular one nearer a whole 90th-percentile interval.
+    public struct Sampling: Sendable, Equatable {
+        /// Seconds before the frame's start.
+        public var delay: Double
+        /// The longest extrapolation past the last event, seconds.
+        public var extrapolation: Double
+
+        /// The sampling for a screen whose report intervals are `intervals` (seconds); with
+        /// fewer than three, one for a screen reporting every 10 ms with no extrapolation.
+        public init(intervals: [Double]) {
+            guard intervals.count >= 3 else {
+                (delay, extrapolation) = (PanResampler.assumedInterval + 0.001, 0)
+                return
+            }
+            let all = intervals.sorted()
+            // A gap of nearly twice the median is a finger at rest (screens send nothing for
+            // one) or a report lost, not the screen's interval.
+            let median = all[all.count / 2]
+            let sorted = all.filter { $0 < median * 1.8 }
+            func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+            let (p10, p50, p90) = (percentile(0.1), percentile(0.5), percentile(0.9))
+            extrapolation = p90 > 0 ? min(p50 / 2, PanResampler.maxPrediction) * p10 / p90 : 0
+            delay = max(0, p90 + 0.001 - extrapolation)
+        }
+
+        /// A stated sampling (the feel bench compares them).
+        public init(delay: Double, extrapolation: Double) { (self.delay, self.extrapolation) = (delay, extrapolation) }
+    }
+
     /// The translation at `time` (seconds); nil before the first event.
     public func translation(at time: Double) -> Point? {
         guard let last = samples.last else { return nil }
-        if time >= last.time { return extrapolated(to: time) }
+        return time >= last.time ? extrapolated(to: time) : translation(at: time, extrapolatingAtMost: 0)
+    }
+
+    /// The translation at `time` (seconds), past the last event extrapolated by at most
+    /// `allowance` seconds (and the rules of `translation(at:)`); nil before the first event.
+    public func translation(at time: Double, extrapolatingAtMost allowance: Double) -> Point? {
+        guard let last = samples.last else { return nil }
+        if time >= last.time {
+            // A screen's own allowance trusts any interval it reports (a 25 Hz panel's 40 ms),
+            // where the fixed rule of `translation(at:)` keeps Android's 20 ms.
+            return extrapolated(to: time, allowance: allowance, longest: 0.060)
+        }
         // Interpolated between the two events around `time`; before the oldest kept, it.
         var later = samples.count - 1
         while later > 0, samples[later - 1].time > time { later -= 1 }
@@ -113,24 +166,24 @@ public struct PanResampler: Sendable, Equatable {
     /// interval and `maxPrediction`, unless the fingers lifted, the interval is outside
     /// `minDelta`...`maxDelta`, the last two steps do not go the same way, or the next event
     /// is overdue by a whole interval.
-    private func extrapolated(to time: Double) -> Point {
+    private func extrapolated(to time: Double, allowance: Double = PanResampler.maxPrediction, longest: Double = PanResampler.maxDelta) -> Point {
         let last = samples[samples.count - 1]
-        guard !isLifted, samples.count == 3 else { return last.translation }
-        let previous = samples[1]
+        guard !isLifted, samples.count >= 3, allowance > 0 else { return last.translation }
+        let previous = samples[samples.count - 2]
         let delta = last.time - previous.time
-        guard delta >= Self.minDelta, delta <= Self.maxDelta else { return last.translation }
+        guard delta >= Self.minDelta, delta <= longest else { return last.translation }
         var step = last.translation - previous.translation
         // Along each axis, two steps the same way, or the finger is turning or setting off from
         // rest there: a step after a pause read as a velocity put the content 1.1 px past where
         // the finger then stopped in the N-trig recording, before its lift. (Each axis alone: a
         // diagonal drag moves a vertical list by its Y only.)
-        let before = previous.translation - samples[0].translation
+        let before = previous.translation - samples[samples.count - 3].translation
         if step.x * before.x <= 0 { step.x = 0 }
         if step.y * before.y <= 0 { step.y = 0 }
         // An event overdue by a whole interval: the finger has stopped (touchscreens send
         // nothing for a finger at rest), and the content rests where it is, not ahead of it.
         if time - last.time > delta { return last.translation }
-        let ahead = min(time - last.time, delta / 2, Self.maxPrediction)
+        let ahead = min(time - last.time, delta / 2, Self.maxPrediction, allowance)
         return last.translation + step * (ahead / delta)
     }
 }

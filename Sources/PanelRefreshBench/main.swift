@@ -14,9 +14,7 @@ do {
     case "render": try MainActor.assumeIsolated { try RenderBenchmark.run() }
     case "render-instructions": try MainActor.assumeIsolated { try InstructionCount.run() }
     case "feel":
-        // `feel [LATENCY_MS ...]`: also resampled at these sample times (ms before presentation).
-        let latencies = arguments.dropFirst().compactMap { Double($0) }.map { $0 / 1000 }
-        try MainActor.assumeIsolated { try FeelBenchmark.run(latencies: latencies) }
+        try MainActor.assumeIsolated { try FeelBenchmark.run() }
     case "pictures-memory": try MainActor.assumeIsolated { try PictureMemory.run(Array(arguments.dropFirst())) }
     case "decode": try DecodeMemory.run(Array(arguments.dropFirst()))
     case "parse-memory": try ParseMemory.run(Array(arguments.dropFirst()))

@@ -161,6 +161,10 @@ func main() async -> Int32 {
                 replay.displayRate = rate == "events" ? nil : try NumericOption.double("--display-rate", rate, in: NumericOption.displayRate)
             }
             replay.startPoints = try options.double("--offset", in: NumericOption.offset)
+            if let window = options.value("--frame-window") {
+                replay.frameWindow = window == "off" ? .off
+                    : .fixed(try NumericOption.double("--frame-window", window, in: NumericOption.frameWindow) / 1000)
+            }
             let result = try ReplayCommand.run(replay, onTrace: options.isSet("--trace") ? { print($0.json) } : nil)
             Log.info("replayed \(file): \(result.framesPresented) frames")
         case "hw-check":

@@ -53,9 +53,22 @@ public final class TouchDispatcher {
     /// frame interval; 1/60 until the stage says).
     public var presentationDelay = 1.0 / 60
     /// Seconds before its presentation that a frame samples the pan (`PanRecognizer`'s
-    /// `translation(at:)`), when `pan.configuration.resamples`; nil: one period plus half the
-    /// touchscreen's report interval (`PanResampler.sampleLatency(period:interval:)`).
+    /// `translation(at:)`), when `pan.configuration.resamples`: a stated figure the feel bench
+    /// compares; nil: as `sampling` says.
     public var resampleLatency: Double?
+    /// How a frame samples the pan: `screen` (the default) at the frame's start less the
+    /// screen's own delay, interpolated, extrapolated only as far as its regularity earns
+    /// (`PanRecognizer.frameSampling()`); `halfInterval`, the rule before it: one period plus
+    /// half the report interval before presentation, extrapolated up to half an interval
+    /// (`PanResampler.sampleLatency(period:interval:)`), kept for the feel bench's comparison.
+    public var sampling = Sampling.screen
+    /// How a frame samples the pan (`sampling`).
+    public enum Sampling: Sendable {
+        /// The screen's own delay and allowance.
+        case screen
+        /// Half a report interval before the frame's pass, extrapolated up to half an interval.
+        case halfInterval
+    }
     /// The last `changed` event while resampling: what a frame's resampled event is made from.
     private var held: PanRecognizer.Event?
     /// The translation the scroll views were last moved to, px.
@@ -125,10 +138,18 @@ public final class TouchDispatcher {
     /// frame's sample time. Returns true once they rest where the pan's events leave them.
     private func resampleForFrame() -> Bool {
         guard let held, let route, let animator else { return true }
-        let latency = resampleLatency
-            ?? PanResampler.sampleLatency(period: presentationDelay, interval: pan.reportInterval ?? PanResampler.assumedInterval)
-        let time = animator.clock.now + presentationDelay - latency
-        if let translation = pan.translation(at: time), translation != delivered {
+        let now = animator.clock.now
+        let time: Double, sampled: Point?
+        if resampleLatency != nil || sampling == .halfInterval {
+            let latency = resampleLatency
+                ?? PanResampler.sampleLatency(period: presentationDelay, interval: pan.reportInterval ?? PanResampler.assumedInterval)
+            time = now + presentationDelay - latency
+            sampled = pan.translation(at: time)
+        } else {
+            time = now - pan.frameSampling().delay
+            sampled = pan.frameTranslation(at: now)
+        }
+        if let translation = sampled, translation != delivered {
             var event = held
             (event.translation, event.timestamp) = (translation, time)
             route.deliver(event)

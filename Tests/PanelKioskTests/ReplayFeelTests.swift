@@ -4,6 +4,8 @@ import Testing
 @testable import PanelKiosk
 import PanelFeel
 import PanelInput
+import PanelDisplay
+import PanelUI
 
 /// Replays at the panel's cadence, and how the list follows the finger in them.
 @MainActor
@@ -13,8 +15,11 @@ struct ReplayFeelTests {
 
     /// `file` (with `desc`) replayed from the middle of the list at `rate` frames a second.
     static func replay(_ file: String, desc: String? = nil, axes: (UInt16, UInt16)? = nil, resample: Bool,
-                       rate: Double? = 60) throws -> ReplayCommand.Result {
+                       rate: Double? = 60, window: FrameScheduler.Window = .fixed(FrameScheduler.defaultWindow),
+                       sampling: TouchDispatcher.Sampling = .screen) throws -> ReplayCommand.Result {
         var options = ReplayCommand.Options(file: fixtures + "/" + file)
+        options.frameWindow = window
+        options.sampling = sampling
         options.descriptionFile = desc.map { fixtures + "/" + $0 }
         options.positionAxes = axes
         options.resample = resample
@@ -65,6 +70,39 @@ struct ReplayFeelTests {
             let feel = ReplayFeel(try Self.replay(file, desc: desc, axes: axes, resample: true))
             #expect(feel.frames > 0, "\(file): frames in range")
             #expect(feel.overshoot <= 1, "\(file): \(feel.overshoot) px past the finger")
+        }
+    }
+
+    @Test("frames start the window before their vblank: on the glass at vblanks, none missed, and the list's time lag cut against frames drawn right after the flip")
+    func lateStart() throws {
+        let file = "02-atmel-maxtouch.mt-b.1fg-drag-up-down.evemu"
+        let late = try Self.replay(file, resample: true)
+        let before = try Self.replay(file, resample: true, window: .off, sampling: .halfInterval)
+        #expect(late.missedVblanks == 0)
+        // Every frame on the glass at a vblank: a whole number of periods after the first.
+        let times = Self.frameTimes(late)
+        let first = try #require(times.first)
+        for t in times {
+            let periods = (t - first) * 60
+            #expect(abs(periods - periods.rounded()) < 1e-6, "a frame at \(t), off the vblank grid")
+        }
+        let (a, b) = (ReplayFeel(late), ReplayFeel(before))
+        #expect(a.timeLagP95 <= 16 && a.timeLagP95 < b.timeLagP95 * 0.7, "p95 time lag \(a.timeLagP95) ms against \(b.timeLagP95)")
+        #expect(a.alignedExcessJudder <= 0.10 && a.overshoot <= 0.5 && a.lead <= 1,
+                "judder added \(a.alignedExcessJudder), overshoot \(a.overshoot), lead \(a.lead)")
+    }
+
+    @Test("with the late start on, a tap's press is on the glass within 2 frame periods of the event that shows it")
+    func tapPress() throws {
+        let result = try Self.replay("03-atmel-maxtouch.mt-b.1fg-fast-taps.evemu", resample: true)
+        // A quick tap shows its press at its lift (UITableView's order), a held one after the
+        // press delay: the trace's press time is that moment.
+        let presses = result.trace.compactMap { if case let .press(t, _, down) = $0, down { return t } else { return nil } }
+        #expect(presses.count >= 5, "\(presses.count) presses")
+        let frames = Self.frameTimes(result)
+        for t in presses {
+            let frame = try #require(frames.first { $0 > t + 1e-9 })
+            #expect(frame - t <= 2.0 / 60 + 1e-9, "a press at \(t) on the glass at \(frame)")
         }
     }
 

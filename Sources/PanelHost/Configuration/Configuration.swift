@@ -65,6 +65,10 @@ public struct Configuration: KeyedConfiguration {
     public var headlessSize = (width: 800, height: 480)
     /// `display.window-size`: the desktop window's pixels when it opens (it can be resized).
     public var windowSize = (width: 800, height: 480)
+    /// `display.frame-window`: how long before its vblank a frame starts on a card, as
+    /// `FrameScheduler` says: learned from frame costs (`auto`, the default), a stated figure
+    /// in milliseconds, or `off` (a frame starts right after the last flip).
+    public var frameWindow: FrameScheduler.Window = .learned
     /// `display.window-title`: the desktop window's title; nil: "PanelRefresh" for the
     /// program, else `appName`.
     public var windowTitle: String?
@@ -173,6 +177,13 @@ public struct Configuration: KeyedConfiguration {
                 throw ConfigurationValueError("\"\($1)\" is not auto, none or a name under /sys/class/backlight")
             }
             $0.backlight = $1
+        },
+        ConfigurationKey(section: "display", name: "frame-window", doc: "how long before its vblank a frame starts on a DRM card, so that the touch it shows is fresh: auto (learned from what frames cost, plus 2 ms; 5 ms until measured), milliseconds 1 to 50, or off (right after the last flip)") {
+            switch $1 {
+            case "auto": $0.frameWindow = .learned
+            case "off": $0.frameWindow = .off
+            default: $0.frameWindow = .fixed(try ConfigurationValue.number($1, 1...50) / 1000)
+            }
         },
         ConfigurationKey(section: "display", name: "headless-size", doc: "WIDTHxHEIGHT of the headless display") { $0.headlessSize = try ConfigurationValue.size($1) },
         ConfigurationKey(section: "display", name: "window-size", doc: "WIDTHxHEIGHT of the desktop window when it opens") { $0.windowSize = try ConfigurationValue.size($1) },

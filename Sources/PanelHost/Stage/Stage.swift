@@ -130,6 +130,10 @@ public final class Stage {
         }
         presenter.onFramePresented = { [weak self] timing in self?.framePresented(timing) }
         presenter.onFrameDrawn = { [weak self] in self?.content?.frameDrawn() }
+        // On a card, frames start late in the period (the learned window before their vblank).
+        if display.pacesFrames {
+            presenter.scheduler = FrameScheduler(period: display.frameInterval ?? 1.0 / 60, mode: configuration.frameWindow)
+        }
         applyContentSettings(configuration)
     }
 
@@ -344,13 +348,18 @@ public final class Stage {
     /// the program then sleeps until input.
     public var nextWakeUp: Double? {
         var wakes: [Double] = []
-        if let animation = scene.animator.nextWakeUp { wakes.append(animation) }
+        // What moves is stepped by frames, and frames start late in the period (the
+        // presenter's scheduler): an animation due now waits for its frame's start.
+        let drawing = !display.isBlank && !display.isPaused
+        func frame(_ at: Double) -> Double { drawing ? presenter.frameStart(at: max(at, scene.clock.now)) : at }
+        if let animation = scene.animator.nextWakeUp { wakes.append(frame(animation)) }
         if blankAfter > 0 && !display.isBlank { wakes.append(lastActivity + blankAfter) }
         if let due = content?.nextWakeUp { wakes.append(due) }
-        // A frame is due now, unless one is in flight (its completion pumps) or a failed
-        // present waits for its retry. (While the panel is off only the frame pass runs.)
+        // A frame is due now (or at its start), unless one is in flight (its completion pumps)
+        // or a failed present waits for its retry. (While the panel is off only the frame
+        // pass runs.)
         if scene.screen.needsFrame && !presenter.inFlight {
-            wakes.append(max(scene.clock.now, presenter.retryAt ?? 0))
+            wakes.append(frame(max(scene.clock.now, presenter.retryAt ?? 0)))
         }
         return wakes.min()
     }

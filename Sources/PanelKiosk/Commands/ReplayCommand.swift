@@ -38,6 +38,13 @@ public enum ReplayCommand {
         /// Seconds before a frame's presentation the pan is sampled; nil:
         /// one period plus half the report interval (`PanResampler.sampleLatency`; the feel bench tries fixed ones).
         public var resampleLatency: Double?
+        /// How long before its vblank a frame starts at a display rate (`--frame-window MS|off`):
+        /// a stated figure, 5 ms by default (`FrameScheduler.defaultWindow`), so that replays
+        /// are the same bytes on every machine; `.off`: right after the last flip, each frame on
+        /// the glass one period after it is drawn (the replays before the late start).
+        public var frameWindow = FrameScheduler.Window.fixed(FrameScheduler.defaultWindow)
+        /// How frames sample the pan (`TouchDispatcher.sampling`; the feel bench compares them).
+        public var sampling = TouchDispatcher.Sampling.screen
         /// Where the list stands when the recording starts, as a share of its scroll range (0:
         /// the top, the default; 0.5: the middle, where a drag either way moves it in range).
         public var startShare = 0.0
@@ -60,6 +67,8 @@ public enum ReplayCommand {
         public var scrollRange: (x: ClosedRange<Double>, y: ClosedRange<Double>)
         /// The list's offset when the recording started, points.
         public var startOffset: Point
+        /// Frames that reached the glass after the vblank they were started for.
+        public var missedVblanks = 0
     }
 
     /// Replays the recording `options` name; `onTrace` hears each trace event as it happens.
@@ -107,7 +116,13 @@ public enum ReplayCommand {
             display.pacing = (1 / rate, { clock.now })
             host.frameInterval = 1 / rate
             host.stage.scene.dispatcher.presentationDelay = 1 / rate
+            if options.frameWindow != .off {
+                // Vblanks on a grid from the clock's zero, frames started the window before one.
+                display.vblankPhase = 0
+                host.stage.presenter.scheduler = FrameScheduler(period: 1 / rate, phase: 0, mode: options.frameWindow)
+            }
         }
+        host.stage.scene.dispatcher.sampling = options.sampling
         if let latency = options.resampleLatency { host.stage.scene.dispatcher.resampleLatency = latency }
         let list = kiosk.list
         list.tracesTimings = options.timings
@@ -147,6 +162,6 @@ public enum ReplayCommand {
         let range = (x: view.minimumContentOffset.x...max(view.minimumContentOffset.x, view.maximumContentOffset.x),
                      y: view.minimumContentOffset.y...max(view.minimumContentOffset.y, view.maximumContentOffset.y))
         return withExtendedLifetime((state, kiosk)) { Result(trace: list.trace, framesPresented: display.framesPresented, scrollRange: range,
-                                                  startOffset: startOffset) }
+                                                  startOffset: startOffset, missedVblanks: host.stage.presenter.missedVblanks) }
     }
 }

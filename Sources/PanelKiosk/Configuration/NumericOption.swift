@@ -18,6 +18,9 @@ public enum NumericOption {
     /// `replay --offset`: points the list starts scrolled down, 0 to 1,000,000 (a list of
     /// 10,000 rows of 100 points); past its end it stands at its end.
     public static let offset = 0.0...1_000_000
+    /// `replay --frame-window`: milliseconds a frame starts before its vblank, 0 to 1000 (a
+    /// window of a period or more starts it right after the last flip).
+    public static let frameWindow = 0.0...1000
 
     /// `text` as a number within `range` for `option`; a usage error naming both otherwise.
     public static func double(_ option: String, _ text: String, in range: ClosedRange<Double>) throws -> Double {
