@@ -3,6 +3,8 @@ import Testing
 import PanelTestSupport
 @testable import PanelHost
 @testable import PanelKiosk
+import PanelDisplay
+import PanelUI
 
 @MainActor
 final class RecordingNotifier: ServiceNotifier {
@@ -43,6 +45,37 @@ struct RuntimeTests {
         #expect(kiosk.list.items.count == 20)
         #expect(notifier.messages.contains("STATUS=showing 20 items"))
         #expect(kiosk.host.nextWakeUp == nil, "idle: the loop sleeps until input")
+        let frames = display.framesPresented
+        kiosk.wait(60)
+        #expect(display.framesPresented == frames)
+    }
+
+    @Test("frames started late on a paced display: a drag's frames start the window before their vblanks, none missed; idle, no wake-ups")
+    func lateStartIdle() throws {
+        let (kiosk, _, display) = try kiosk { SampleItemSource(pages: 2, delay: 1, animator: $0) }
+        let clock = kiosk.clock
+        display.pacing = (1.0 / 60, { clock.now })
+        display.vblankPhase = 0
+        kiosk.stage.presenter.scheduler = FrameScheduler(period: 1.0 / 60, phase: 0, mode: .fixed(0.005))
+        var starts: [Double] = []
+        let drawn = kiosk.stage.presenter.onFrameDrawn
+        kiosk.stage.presenter.onFrameDrawn = { starts.append(clock.now); drawn?() }
+        kiosk.start()
+        #expect(kiosk.settle())
+        #expect(kiosk.host.nextWakeUp == nil, "idle: the loop sleeps until input")
+        starts.removeAll()
+        var script = GestureScript(start: clock.now + 0.1)
+        script.drag(from: Point(x: 200, y: 200), to: Point(x: 200, y: 80), duration: 0.4, hold: 0.1)
+        kiosk.play(script.frames)
+        #expect(kiosk.settle())
+        #expect(starts.count > 20, "\(starts.count) frames")
+        // Each frame drawn 5 ms before a vblank: its start plus the window is on the grid.
+        for start in starts {
+            let vblanks = (start + 0.005) * 60
+            #expect(abs(vblanks - vblanks.rounded()) < 1e-6, "a frame started at \(start)")
+        }
+        #expect(kiosk.stage.presenter.missedVblanks == 0)
+        #expect(kiosk.host.nextWakeUp == nil, "idle again after the drag: no wake-ups")
         let frames = display.framesPresented
         kiosk.wait(60)
         #expect(display.framesPresented == frames)
