@@ -187,12 +187,14 @@ public final class Stage {
     }
 
     /// Takes a reload's host keys in place: blanking (turned off, a blank panel wakes),
-    /// resampling, the renderer's limits, the language and the state directory; the backlight
+    /// resampling, the frame window, the renderer's limits, the language and the state directory; the backlight
     /// comes through ``use(backlight:)`` (the host looks it up). Returns whether the content
     /// took them in place too (``StageContent/reconfigure(_:)``); false: its owner builds it anew.
     @discardableResult
     public func reconfigure(_ configuration: Configuration) -> Bool {
         scene.dispatcher.pan.configuration.resamples = configuration.resample
+        // The late start's window (a card's frames; a display without vblanks has no scheduler).
+        presenter.scheduler?.mode = configuration.frameWindow
         blankAfter = configuration.blankAfter
         if blankAfter == 0 && display.isBlank { wake() }
         // The blank timer counts from now with its new length.
