@@ -47,8 +47,7 @@ func runProgram(_ arguments: [String], prefix: [String] = [], executable: String
     }
     let stdout = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
     let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, stdout, stderr)
+    return (process.exitCode() ?? -1, stdout, stderr)
 }
 
 /// A connection to a control socket, raw: what a hostile client does with it.

@@ -76,12 +76,12 @@ struct ItemTextTests {
         directory = \(dir)
         """.write(toFile: dir + "/config", atomically: true, encoding: .utf8)
         let run = try ProgramRun(["run", "--config", dir + "/config"], environment: ["FONTCONFIG_FILE": try Self.dejaVuOnly()])
-        defer { run.process.terminate(); run.process.waitUntilExit() }
+        defer { run.process.terminate(); _ = run.finish() }
         #expect(run.wait(for: "showing 3 items"))
         #expect(run.wait(for: "no installed face draws Bengali"))
         #expect(run.log.contains("install fonts-lohit-beng-bengali"))
         run.process.terminate()
-        run.process.waitUntilExit()
+        _ = run.finish()
         _ = run.wait(for: "never", timeout: 1)
         #expect(run.log.components(separatedBy: "no installed face draws").count == 2, "once per script: \(run.log)")
     }

@@ -80,7 +80,7 @@ final class TestBroker {
     func stop() {
         guard process.isRunning else { return Lifeline.shared.release(process.processIdentifier) }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = process.exitCode()
         Lifeline.shared.release(process.processIdentifier)
     }
 
@@ -139,7 +139,7 @@ final class TestBroker {
             bytes += buffer[0..<n]
         }
         kill(subscriber.processIdentifier, SIGKILL)
-        subscriber.waitUntilExit()
+        _ = subscriber.exitCode()
         return lines()
     }
 }

@@ -18,8 +18,8 @@ func programResult(_ arguments: [String], environment: [String: String] = [:]) t
     // stderr is small here; read it after stdout's end.
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), process.terminationStatus)
+    let code = process.exitCode() ?? -1
+    return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), code)
 }
 
 @Suite("What an operator is told")
@@ -148,7 +148,7 @@ struct LogFormatTests {
         process.standardError = file
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        _ = process.exitCode()
         try file.close()
         return try fileText(dir + "/stderr")
     }

@@ -204,8 +204,7 @@ struct ProgramTests {
         script.standardOutput = output
         try script.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        script.waitUntilExit()
-        guard script.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
+        guard script.exitCode() == 0 else { throw CocoaError(.fileReadUnknown) }
         return text
     }
 
@@ -295,8 +294,7 @@ func programOutput(_ arguments: [String]) throws -> (String, Int32) {
     process.standardError = FileHandle.nullDevice
     try process.run()
     let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    return (String(decoding: data, as: UTF8.self), process.exitCode() ?? -1)
 }
 
 @Suite("Help where users look for it", .enabled(if: programPath != nil, "needs the panel-refresh executable beside the tests (swift test builds it)"))

@@ -45,8 +45,8 @@ private final class XServer {
         p.standardError = FileHandle.nullDevice
         try p.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw XError("\(path) \(arguments.joined(separator: " ")): exit \(p.terminationStatus)") }
+        let code = p.exitCode()
+        guard code == 0 else { throw XError("\(path) \(arguments.joined(separator: " ")): exit \(code.map(String.init) ?? "by a signal")") }
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -68,7 +68,7 @@ private final class XServer {
     func stop() {
         // SIGKILL: Xvfb may wait for a client that is gone before it ends on SIGTERM.
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = process.exitCode()
     }
 }
 
