@@ -49,8 +49,9 @@ public final class TouchDispatcher {
     private weak var pressedView: View?
     /// Where the press began and where the finger is now (root view points).
     private var pressOrigin = Point(x: 0, y: 0), fingerAt = Point(x: 0, y: 0)
-    /// Seconds from a frame's pass to its presentation on the glass: one period (the display's
-    /// frame interval; 1/60 until the stage says).
+    /// Seconds from a frame's pass to its presentation on the glass, as the rule before the
+    /// late start took it (`Sampling.halfInterval`, `resampleLatency`): one period (the
+    /// display's frame interval; 1/60 until the stage says).
     public var presentationDelay = 1.0 / 60
     /// Seconds before its presentation that a frame samples the pan (`PanRecognizer`'s
     /// `translation(at:)`), when `pan.configuration.resamples`: a stated figure the feel bench

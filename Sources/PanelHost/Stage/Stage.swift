@@ -107,7 +107,8 @@ public final class Stage {
         lastUpdatedStore = FileLastUpdatedStore(path: configuration.stateDirectory + "/last-updated.json")
         scene = Scene(size: Size(width: Double(display.width), height: Double(display.height)), clock: clock)
         scene.screen.textMeasurer = fonts
-        // The pan is sampled for a frame one period before it reaches the glass.
+        // The rule before the screen's own sampling (kept for comparison) counts a period from
+        // a frame's pass to the glass; the screen's own sampling needs only the frame's start.
         scene.dispatcher.presentationDelay = display.frameInterval ?? 1.0 / 60
         scene.dispatcher.pan.configuration.resamples = configuration.resample
         // Boxes on the glass are said in the journal, once per script, with what draws them.
