@@ -20,6 +20,11 @@ public struct FrameTiming: Sendable, Hashable {
 
     /// Touch to glass, seconds.
     public var latency: Double? { inputTime.map { presentedAt - $0 } }
+    /// The time the frame sampled the pan at (its start less the screen's delay), seconds;
+    /// nil for frames that sampled none.
+    public var sampleTime: Double?
+    /// Sample to glass, seconds: how old the finger's place the frame shows is when it shows.
+    public var sampleLatency: Double? { sampleTime.map { presentedAt - $0 } }
 }
 
 /// Draws a screen's frames on a display: the frame pass, the renderer on the damaged area,
@@ -52,6 +57,9 @@ public final class FramePresenter {
     public var onRecovery: (() -> Void)?
     /// Hears every frame on the glass.
     public var onFramePresented: ((FrameTiming) -> Void)?
+    /// Gives the pan's sample time of the frame just prepared (nil: it sampled none), for its
+    /// timing's sample to glass.
+    public var sampleTime: (() -> Double?)?
     /// Hears a frame drawn, before it is presented: what it shows is what the UI holds now
     /// (a frame in flight reaches the glass later, when the UI may have moved on).
     public var onFrameDrawn: (() -> Void)?
@@ -129,6 +137,7 @@ public final class FramePresenter {
         let changed = update.damage + update.moves.map(\.area)
         guard !changed.isEmpty else { return false }
         let pixels = changed.map { Rect(x: $0.minX * scale, y: $0.minY * scale, width: $0.width * scale, height: $0.height * scale) }
+        let sample = sampleTime?()
         renderer.render(screen, into: display.backSurface, damage: update.damage, moves: update.moves)
         onFrameDrawn?()
         let input = pendingInput
@@ -142,8 +151,9 @@ public final class FramePresenter {
                 let end = self.now()
                 // A display that completes at once does so inside present, after its copy.
                 let rendered = self.renderedAt ?? end
-                let timing = FrameTiming(inputTime: input, drawnAt: start, renderSeconds: rendered - start,
+                var timing = FrameTiming(inputTime: input, drawnAt: start, renderSeconds: rendered - start,
                                          presentedAt: self.display.lastPresentationTime ?? end)
+                timing.sampleTime = sample
                 self.scheduler?.record(cost: timing.renderSeconds)
                 self.scheduler?.presented(at: timing.presentedAt, target: aim)
                 self.lastTiming = timing

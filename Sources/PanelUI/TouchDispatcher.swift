@@ -72,6 +72,16 @@ public final class TouchDispatcher {
     }
     /// The last `changed` event while resampling: what a frame's resampled event is made from.
     private var held: PanRecognizer.Event?
+    /// The pan's sample time of the last frame pass that resampled it, until taken.
+    private var frameSample: Double?
+
+    /// The time the last frame pass sampled the pan at (seconds), once: nil when no frame
+    /// sampled it since the last call (the frame presenter's sample to glass).
+    public func takeFrameSample() -> Double? {
+        defer { frameSample = nil }
+        return frameSample
+    }
+
     /// The translation the scroll views were last moved to, px.
     private var delivered = Point(x: 0, y: 0)
 
@@ -150,6 +160,7 @@ public final class TouchDispatcher {
             time = now - pan.frameSampling().delay
             sampled = pan.frameTranslation(at: now)
         }
+        frameSample = time
         if let translation = sampled, translation != delivered {
             var event = held
             (event.translation, event.timestamp) = (translation, time)

@@ -87,7 +87,7 @@ struct ControlSocketTests {
         #expect(code == 0, "\(err)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(out)) as? [String: Any])
         for key in ["state", "items", "lastSuccess", "lastSuccessAge", "lastError", "display", "touchscreens", "version", "uptime",
-                    "frames", "droppedFrames", "refreshes", "nextRefresh", "residentBytes"] {
+                    "frames", "droppedFrames", "touchToGlassMs", "sampleToGlassMs", "refreshes", "nextRefresh", "residentBytes"] {
             #expect(json.keys.contains(key), "no \(key) in \(json)")
         }
         #expect(json["state"] as? String == "showing" && json["items"] as? Int == 20)

@@ -75,6 +75,12 @@ struct RuntimeTests {
             #expect(abs(vblanks - vblanks.rounded()) < 1e-6, "a frame started at \(start)")
         }
         #expect(kiosk.stage.presenter.missedVblanks == 0)
+        // Sample to glass: the window plus the screen's delay, on every frame that sampled.
+        let sampled = kiosk.stage.sampleToGlass
+        #expect(sampled.count > 20, "\(sampled.count) frames sampled")
+        #expect((sampled.mean ?? 0) >= 0.005 && (sampled.mean ?? 1) <= 0.005 + 0.041, "sample to glass \(sampled.mean ?? -1) s")
+        let metrics = MetricsExposition.prometheus.render(kiosk.kiosk.status(memory: false))
+        #expect(metrics.contains("panel_refresh_sample_to_glass_seconds_count \(sampled.count)"), "\(metrics)")
         #expect(kiosk.host.nextWakeUp == nil, "idle again after the drag: no wake-ups")
         let frames = display.framesPresented
         kiosk.wait(60)

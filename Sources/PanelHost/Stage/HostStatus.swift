@@ -78,6 +78,8 @@ public struct HostStatus: Sendable {
     public var frames: Int, droppedFrames: Int
     /// Touch-to-glass times of the frames that answered a touch, since the start.
     public var touchToGlass: LatencyHistogram
+    /// Sample-to-glass times of the frames that sampled a pan, since the start.
+    public var sampleToGlass = LatencyHistogram()
     /// The process's resident memory, bytes (nil where /proc cannot say, or not asked).
     public var residentBytes: Int? = nil
 
@@ -113,6 +115,8 @@ public struct LatencyHistogram: Sendable, Equatable {
     public private(set) var sum = 0.0
     /// Times counted.
     public var count: Int { counts.reduce(0, +) }
+    /// The times' mean, seconds (nil before the first).
+    public var mean: Double? { count > 0 ? sum / Double(count) : nil }
 
     /// No times.
     public init() {}

@@ -71,6 +71,9 @@ public final class Stage {
     public private(set) var frames = 0, droppedFrames = 0
     /// Touch-to-glass times since the start, for the metrics' histogram.
     public private(set) var touchToGlass = LatencyHistogram()
+    /// Sample-to-glass times of the frames that sampled a pan, since the start: from the time
+    /// the frame took the finger's place at to the vblank that showed it.
+    public private(set) var sampleToGlass = LatencyHistogram()
     /// When the stage was made, seconds of the clock.
     public let startTime: Double
     /// Whether "showing …" goes to the journal once (off where nobody reads a journal).
@@ -131,6 +134,7 @@ public final class Stage {
         }
         presenter.onFramePresented = { [weak self] timing in self?.framePresented(timing) }
         presenter.onFrameDrawn = { [weak self] in self?.content?.frameDrawn() }
+        presenter.sampleTime = { [weak scene] in scene?.dispatcher.takeFrameSample() }
         // On a card, frames start late in the period (the learned window before their vblank).
         if display.pacesFrames {
             presenter.scheduler = FrameScheduler(period: display.frameInterval ?? 1.0 / 60, mode: configuration.frameWindow)
@@ -234,10 +238,12 @@ public final class Stage {
     /// uptime).
     public func status(display summary: String, touchscreens: [String], started: Date, uptime: Double) -> HostStatus {
         let part = content?.contentStatus ?? ContentStatus(showing: "the panel")
-        return HostStatus(state: state, showing: part.showing, notes: part.notes, storeTrouble: lastUpdatedStore.lastError.map { "\($0)" },
-                          display: summary, touchscreens: touchscreens, uptime: uptime, started: started, now: clock.date,
-                          clockSet: calendarFloor.map { clock.date >= $0 } ?? true,
-                          frames: frames, droppedFrames: droppedFrames, touchToGlass: touchToGlass)
+        var status = HostStatus(state: state, showing: part.showing, notes: part.notes, storeTrouble: lastUpdatedStore.lastError.map { "\($0)" },
+                                display: summary, touchscreens: touchscreens, uptime: uptime, started: started, now: clock.date,
+                                clockSet: calendarFloor.map { clock.date >= $0 } ?? true,
+                                frames: frames, droppedFrames: droppedFrames, touchToGlass: touchToGlass)
+        status.sampleToGlass = sampleToGlass
+        return status
     }
 
     /// STATUS after new content showed (a successful refresh, a recovery), with the store's
@@ -268,6 +274,7 @@ public final class Stage {
         frames += 1
         droppedFrames += max(0, statistics.dropped - dropped)
         if let latency = timing.latency, latency >= 0, latency < 60 { touchToGlass.record(latency) }
+        if let latency = timing.sampleLatency, latency >= 0, latency < 60 { sampleToGlass.record(latency) }
         if timing.inputTime != nil { touchedSinceReport = true }
         if clock.now - statisticsSince >= Self.statisticsInterval {
             if touchedSinceReport { reportStatistics() } else { resetStatistics() }

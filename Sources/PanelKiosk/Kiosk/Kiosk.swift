@@ -108,6 +108,7 @@ public final class Kiosk {
     private func fleetStatus() -> String {
         var s = status(memory: false)
         (s.host.uptime, s.dataAge, s.host.frames, s.host.droppedFrames) = (0, nil, 0, 0)
+        (s.host.touchToGlass, s.host.sampleToGlass) = (LatencyHistogram(), LatencyHistogram())
         return s.json
     }
 

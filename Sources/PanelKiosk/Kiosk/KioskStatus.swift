@@ -44,6 +44,10 @@ public struct KioskStatus: Sendable {
     public var json: String {
         func time(_ date: Date?) -> JSONValue { date.map { .string(Self.rfc3339($0)) } ?? .null }
         func seconds(_ value: Double?) -> JSONValue { value.map { .number(($0 * 1000).rounded() / 1000) } ?? .null }
+        // Frames counted and their mean, milliseconds (the metrics hold the histograms).
+        func latency(_ h: LatencyHistogram) -> JSONValue {
+            .object(["frames": .integer(Int64(h.count)), "mean": h.mean.map { .number(($0 * 1e5).rounded() / 100) } ?? .null])
+        }
         let object: [String: JSONValue] = [
             "state": .string(host.state.name),
             "reason": host.state.reason.map { .string($0) } ?? .null,
@@ -65,6 +69,8 @@ public struct KioskStatus: Sendable {
             "uptime": seconds(host.uptime),
             "frames": .integer(Int64(host.frames)),
             "droppedFrames": .integer(Int64(host.droppedFrames)),
+            "touchToGlassMs": latency(host.touchToGlass),
+            "sampleToGlassMs": latency(host.sampleToGlass),
             "residentBytes": host.residentBytes.map { .integer(Int64($0)) } ?? .null,
             "broker": brokerState.map { .object(["state": .string($0), "problem": brokerTrouble.map { .string($0) } ?? .null]) } ?? .null,
         ]

@@ -71,17 +71,22 @@ public enum MetricsExposition: Sendable {
         add("panel_refresh_frames", .counter, "Frames presented on the glass.", [("_total", "", Double(status.frames))])
         add("panel_refresh_dropped_frames", .counter, "Vertical blanks missed by frames that came late.",
             [("_total", "", Double(status.droppedFrames))])
-        var cumulative = 0
-        var buckets: [(String, String, Double)] = []
-        for (index, bound) in LatencyHistogram.bounds.enumerated() {
-            cumulative += status.touchToGlass.counts[index]
-            buckets.append(("_bucket", "le=\"\(Self.value(bound))\"", Double(cumulative)))
+        func buckets(_ histogram: LatencyHistogram) -> [(String, String, Double)] {
+            var cumulative = 0
+            var samples: [(String, String, Double)] = []
+            for (index, bound) in LatencyHistogram.bounds.enumerated() {
+                cumulative += histogram.counts[index]
+                samples.append(("_bucket", "le=\"\(Self.value(bound))\"", Double(cumulative)))
+            }
+            samples.append(("_bucket", "le=\"+Inf\"", Double(histogram.count)))
+            samples.append(("_sum", "", histogram.sum))
+            samples.append(("_count", "", Double(histogram.count)))
+            return samples
         }
-        buckets.append(("_bucket", "le=\"+Inf\"", Double(status.touchToGlass.count)))
-        buckets.append(("_sum", "", status.touchToGlass.sum))
-        buckets.append(("_count", "", Double(status.touchToGlass.count)))
         add("panel_refresh_touch_to_glass_seconds", .histogram,
-            "From a touch event's kernel time stamp to the frame that answered it reaching the glass.", buckets)
+            "From a touch event's kernel time stamp to the frame that answered it reaching the glass.", buckets(status.touchToGlass))
+        add("panel_refresh_sample_to_glass_seconds", .histogram,
+            "From the time a frame sampled the finger's place at to that frame reaching the glass.", buckets(status.sampleToGlass))
         add("panel_refresh_picture_cache_bytes", .gauge, "Bytes of decoded row pictures in memory.",
             [("", "", Double(status.pictureCacheBytes))])
         add("panel_refresh_picture_cache_hits", .counter, "Row pictures wanted and found decoded in memory.",
