@@ -120,6 +120,8 @@ public final class FramePresenter {
             // frame after the wake-up (or after the VT came back) draws it all.
             guard screen.needsFrame else { return false }
             _ = screen.prepareFrame(allowingMoves: false)
+            // A sample no frame shows is no sample to glass.
+            _ = sampleTime?()
             screen.didPresentFrame()
             fullFrame = true
             return true
@@ -135,7 +137,10 @@ public final class FramePresenter {
         }
         // Moved areas are new pixels too, as far as the glass is concerned.
         let changed = update.damage + update.moves.map(\.area)
-        guard !changed.isEmpty else { return false }
+        guard !changed.isEmpty else {
+            _ = sampleTime?()
+            return false
+        }
         let pixels = changed.map { Rect(x: $0.minX * scale, y: $0.minY * scale, width: $0.width * scale, height: $0.height * scale) }
         let sample = sampleTime?()
         renderer.render(screen, into: display.backSurface, damage: update.damage, moves: update.moves)

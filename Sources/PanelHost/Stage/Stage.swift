@@ -192,8 +192,8 @@ public final class Stage {
     }
 
     /// Takes a reload's host keys in place: blanking (turned off, a blank panel wakes),
-    /// resampling, the frame window, the renderer's limits, the language and the state directory; the backlight
-    /// comes through ``use(backlight:)`` (the host looks it up). Returns whether the content
+    /// resampling, the frame window, the renderer's limits, the language and the state
+    /// directory; the backlight comes through ``use(backlight:)`` (the host looks it up). Returns whether the content
     /// took them in place too (``StageContent/reconfigure(_:)``); false: its owner builds it anew.
     @discardableResult
     public func reconfigure(_ configuration: Configuration) -> Bool {
