@@ -148,7 +148,8 @@ public final class FramePresenter {
         let input = pendingInput
         pendingInput = nil
         renderedAt = nil
-        let aim = scheduler?.target(ofStart: start)
+        // The vblank this frame is for (one started at a vblank is for the next).
+        let aim = scheduler?.vblank(after: start)
         do {
             try display.present(damage: pixels) { [weak self] in
                 guard let self else { return }

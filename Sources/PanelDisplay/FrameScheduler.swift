@@ -43,6 +43,9 @@ public struct FrameScheduler: Sendable, Equatable {
     public static let minimumWindow = 0.003
     /// Frame costs kept, the newest last, seconds.
     public private(set) var costs: [Double] = []
+    /// The learned window before misses widen it, seconds: taken from `costs` when one is
+    /// recorded (once a frame), not at every question the loop asks.
+    private var costWindow = FrameScheduler.defaultWindow
     /// What misses added to the window, seconds.
     public private(set) var widening = 0.0
     /// Frames on the glass in time since the last miss (or the last narrowing).
@@ -63,14 +66,7 @@ public struct FrameScheduler: Sendable, Equatable {
         case let .fixed(seconds):
             return min(period, max(0, seconds))
         case .learned:
-            let base: Double
-            if costs.count < 8 {
-                base = Self.defaultWindow
-            } else {
-                let sorted = costs.sorted()
-                base = max(Self.minimumWindow, sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.9))] + Self.margin)
-            }
-            return min(period, base + widening)
+            return min(period, costWindow + widening)
         }
     }
 
@@ -91,15 +87,15 @@ public struct FrameScheduler: Sendable, Equatable {
         return max(time, vblank(after: time) - window)
     }
 
-    /// The vblank a frame started at `time` is for.
-    public func target(ofStart time: Double) -> Double { vblank(after: time) }
-
     /// A frame's cost, seconds: from its start to its commit returning (sampling, layout,
     /// drawing, the copy, the commit).
     public mutating func record(cost: Double) {
         guard cost.isFinite, cost >= 0 else { return }
         costs.append(cost)
         if costs.count > 64 { costs.removeFirst() }
+        guard costs.count >= 8 else { return }
+        let sorted = costs.sorted()
+        costWindow = max(Self.minimumWindow, sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.9))] + Self.margin)
     }
 
     /// A frame reached the glass at `presented` (seconds), started for the vblank `target`:

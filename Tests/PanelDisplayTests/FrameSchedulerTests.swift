@@ -38,7 +38,7 @@ struct FrameSchedulerTests {
         stated.presented(at: 2 * Self.period, target: Self.period)
         #expect(stated.missedVblanks == 1 && stated.window == 0.004)
         var scheduler = FrameScheduler(period: Self.period, phase: 0)
-        let target = scheduler.target(ofStart: Self.period - 0.004)
+        let target = scheduler.vblank(after: Self.period - 0.004)
         scheduler.presented(at: target, target: target)
         #expect(scheduler.missedVblanks == 0)
         let next = target + Self.period
