@@ -78,9 +78,6 @@ public struct PanRecognizer: Sendable {
     public private(set) var reportIntervals: [Double] = []
     /// The time stamp of the last frame with fingers down (nil after a lift).
     private var lastReport: Double?
-    /// The longest gap counted as a report interval, seconds: 60 ms (a 25 Hz panel reports
-    /// every 40).
-    public static let longestInterval = 0.060
     /// How this pan is sampled, fixed for it once eight intervals are known.
     private var sampling: PanResampler.Sampling?
 
@@ -108,7 +105,7 @@ public struct PanRecognizer: Sendable {
         // The screen's report intervals: between frames with fingers down, across pans.
         if isDown, wasDown, let last = lastReport {
             let interval = frame.timestamp - last
-            if interval >= PanResampler.minDelta && interval <= Self.longestInterval {
+            if interval >= PanResampler.minDelta && interval <= PanResampler.longestInterval {
                 reportIntervals.append(interval)
                 if reportIntervals.count > 32 { reportIntervals.removeFirst() }
             }

@@ -49,6 +49,10 @@ public struct PanResampler: Sendable, Equatable {
     /// Events further apart than this are not used to extrapolate, seconds: 20 ms, Android's
     /// `RESAMPLE_MAX_DELTA` (the finger rested between them).
     public static let maxDelta = 0.020
+    /// The longest gap that is still a screen's report interval, seconds: 60 ms (a 25 Hz panel
+    /// reports every 40). A screen's own sampling extrapolates from pairs up to this apart;
+    /// longer is a finger at rest.
+    public static let longestInterval = 0.060
 
     /// The last events, oldest first: the last three tell a turn; up to 16 are kept so that a
     /// sample a whole slow interval back (a screen's delay) still falls between two of them.
@@ -147,7 +151,7 @@ public struct PanResampler: Sendable, Equatable {
         if time >= last.time {
             // A screen's own allowance trusts any interval it reports (a 25 Hz panel's 40 ms),
             // where the fixed rule of `translation(at:)` keeps Android's 20 ms.
-            return extrapolated(to: time, allowance: allowance, longest: 0.060)
+            return extrapolated(to: time, allowance: allowance, longest: Self.longestInterval)
         }
         // Interpolated between the two events around `time`; before the oldest kept, it.
         var later = samples.count - 1
