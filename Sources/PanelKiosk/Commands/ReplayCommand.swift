@@ -35,9 +35,6 @@ public enum ReplayCommand {
         /// Whether the pan is resampled to the frames (`--resample on|off`); nil: as the
         /// configuration says (`input.resample`, on).
         public var resample: Bool?
-        /// Seconds before a frame's presentation the pan is sampled; nil:
-        /// one period plus half the report interval (`PanResampler.sampleLatency`; the feel bench tries fixed ones).
-        public var resampleLatency: Double?
         /// How long before its vblank a frame starts at a display rate (`--frame-window MS|off`):
         /// a stated figure, 5 ms by default (`FrameScheduler.defaultWindow`), so that replays
         /// are the same bytes on every machine; `.off`: right after the last flip, each frame on
@@ -123,7 +120,6 @@ public enum ReplayCommand {
             }
         }
         host.stage.scene.dispatcher.sampling = options.sampling
-        if let latency = options.resampleLatency { host.stage.scene.dispatcher.resampleLatency = latency }
         let list = kiosk.list
         list.tracesTimings = options.timings
         var failure: (any Error)?
