@@ -48,6 +48,12 @@ public struct ReplayFeel: Sendable {
     /// Frames that reached the glass after the vblank they were started for.
     public let missedVblanks: Int
 
+    /// A frame of a stroke: when it reached the glass, where its content stands for and the
+    /// finger then (points), the way its run goes (±1) and the stroke's index.
+    private struct Shown {
+        var t: Double, c: Double, f: Double, sign: Double, stroke: Int
+    }
+
     /// A pan's finger positions (y, points) by time, from its began to its last change.
     private struct Stroke {
         var times: [Double] = [], positions: [Double] = []
@@ -67,22 +73,18 @@ public struct ReplayFeel: Sendable {
         /// (the content ahead of it), the earliest time after `limit`, within 0.1 s, negative
         /// lags; nil otherwise.
         func time(at position: Double, before limit: Double) -> Double? {
-            func crossing(_ i: Int) -> Double? {
-                let (a, b) = (positions[i - 1], positions[i])
+            // When the straight path from (ta, a) to (tb, b) passes `position` (tb if it rests there).
+            func crossing(_ ta: Double, _ a: Double, _ tb: Double, _ b: Double) -> Double? {
                 guard min(a, b) <= position, position <= max(a, b) else { return nil }
-                return a == b ? times[i] : times[i - 1] + (times[i] - times[i - 1]) * (position - a) / (b - a)
+                return a == b ? tb : ta + (tb - ta) * (position - a) / (b - a)
             }
+            func crossing(_ i: Int) -> Double? { crossing(times[i - 1], positions[i - 1], times[i], positions[i]) }
             guard times.count >= 2 else { return nil }
             // The finger's path up to `limit`: the events before it and the point at it.
             if let here = finger(at: limit) {
                 var j = times.count - 1
                 while j > 0, times[j] > limit { j -= 1 }
-                if times[j] < limit {
-                    let (a, b) = (positions[j], here)
-                    if min(a, b) <= position, position <= max(a, b) {
-                        return a == b ? limit : times[j] + (limit - times[j]) * (position - a) / (b - a)
-                    }
-                }
+                if times[j] < limit, let t = crossing(times[j], positions[j], limit, here) { return t }
                 var i = j
                 while i > 0, times[i] >= limit - 0.25 {
                     if let t = crossing(i), t <= limit { return t }
@@ -118,11 +120,10 @@ public struct ReplayFeel: Sendable {
             }
         }
         var lags: [Double] = []
-        // Runs of frames in one direction: the content's steps and the finger's over the same frames.
-        var runs: [[(content: Double, finger: Double)]] = []
-        // The same runs as frames: presentation time, where the content stands for, the
-        // direction, and the stroke (for the finger at other times).
-        var frameRuns: [[(t: Double, c: Double, sign: Double, stroke: Int)]] = []
+        // Runs of frames in one direction: each frame's presentation time, where its content
+        // stands for, the finger then, the direction, and the stroke (for the finger at other
+        // times).
+        var frameRuns: [[Shown]] = []
         var overshoot = 0.0, lead = 0.0
         for (index, stroke) in strokes.enumerated() {
             guard let began = stroke.times.first, let lift = stroke.lift else { continue }
@@ -133,8 +134,7 @@ public struct ReplayFeel: Sendable {
             // content moves against the finger (finger up, offset up).
             func standsFor(_ offset: Double) -> Double { origin - (offset - before) }
             let during = shown.filter { $0.t > began && $0.t <= lift && result.scrollRange.y.contains($0.y) }
-            var run: [(content: Double, finger: Double)] = []
-            var frameRun: [(t: Double, c: Double, sign: Double, stroke: Int)] = []
+            var frameRun: [Shown] = []
             var direction = 0.0
             var previous: (t: Double, y: Double, finger: Double)?
             for frame in during {
@@ -151,15 +151,14 @@ public struct ReplayFeel: Sendable {
                 if let p = previous {
                     let step = standsFor(frame.y) - standsFor(p.y)
                     let sign: Double = step > 0 ? 1 : step < 0 ? -1 : direction
-                    if sign != direction, !run.isEmpty { runs.append(run); run = []; frameRuns.append(frameRun); frameRun = [] }
+                    if sign != direction, !frameRun.isEmpty { frameRuns.append(frameRun); frameRun = [] }
                     direction = sign
-                    run.append((abs(step), (finger - p.finger) * sign))
-                    if frameRun.isEmpty { frameRun.append((p.t, standsFor(p.y), sign, index)) }
-                    frameRun.append((frame.t, standsFor(frame.y), sign, index))
+                    if frameRun.isEmpty { frameRun.append(Shown(t: p.t, c: standsFor(p.y), f: p.finger, sign: sign, stroke: index)) }
+                    frameRun.append(Shown(t: frame.t, c: standsFor(frame.y), f: finger, sign: sign, stroke: index))
                 }
                 previous = (frame.t, frame.y, finger)
             }
-            if !run.isEmpty { runs.append(run); frameRuns.append(frameRun) }
+            if !frameRun.isEmpty { frameRuns.append(frameRun) }
             // Past the finger's last place before the lift, in the direction it moved.
             if let last = stroke.positions.last, stroke.positions.count >= 2 {
                 let moving = last - stroke.positions[stroke.positions.count - 2]
@@ -168,13 +167,15 @@ public struct ReplayFeel: Sendable {
                 }
             }
         }
-        // The steady part: each run of eight frames or more, less three at each end.
+        // The content's steps and the finger's over the same frames, each step signed the way
+        // its run goes; the steady part: each run of eight steps or more, less three at each end.
         var steady: [(content: Double, finger: Double)] = []
-        for run in runs where run.count >= 8 { steady += run.dropFirst(3).dropLast(3) }
+        for run in frameRuns where run.count >= 9 {
+            let steps = zip(run, run.dropFirst()).map { a, b in (content: abs(b.c - a.c), finger: (b.f - a.f) * b.sign) }
+            steady += steps.dropFirst(3).dropLast(3)
+        }
         frames = lags.count
-        let sorted = lags.sorted()
-        lagP50 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.5))]
-        lagP95 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
+        (lagP50, lagP95) = (Self.rank(lags, 0.5), Self.rank(lags, 0.95))
         judder = Self.spread(steady.map(\.content))
         fingerJudder = Self.spread(steady.map(\.finger))
         // What the pipeline adds: the content's steps against the finger's, over the finger's mean.
@@ -187,20 +188,17 @@ public struct ReplayFeel: Sendable {
         // Time lag, over the steady frames (runs of eight frames or more, less three at each
         // end) where the finger moves faster than 30 points a second.
         var timeLags: [Double] = []
-        var steadyFrames: [[(t: Double, c: Double, sign: Double, stroke: Int)]] = []
+        var steadyFrames: [[Shown]] = []
         for run in frameRuns where run.count >= 9 {
             let kept = Array(run.dropFirst(3).dropLast(3))
             steadyFrames.append(kept)
             for frame in kept {
                 let stroke = strokes[frame.stroke]
-                guard let now = stroke.finger(at: frame.t), let before = stroke.finger(at: frame.t - 0.01),
-                      abs(now - before) / 0.01 > 30, let when = stroke.time(at: frame.c, before: frame.t) else { continue }
+                guard let before = stroke.finger(at: frame.t - 0.01), abs(frame.f - before) / 0.01 > 30, let when = stroke.time(at: frame.c, before: frame.t) else { continue }
                 timeLags.append((frame.t - when) * 1000)
             }
         }
-        let sortedTimes = timeLags.sorted()
-        timeLagP50 = sortedTimes.isEmpty ? 0 : sortedTimes[min(sortedTimes.count - 1, Int(Double(sortedTimes.count) * 0.5))]
-        timeLagP95 = sortedTimes.isEmpty ? 0 : sortedTimes[min(sortedTimes.count - 1, Int(Double(sortedTimes.count) * 0.95))]
+        (timeLagP50, timeLagP95) = (Self.rank(timeLags, 0.5), Self.rank(timeLags, 0.95))
         // The finger one median time lag earlier, stepped at the same frames.
         let delay = timeLagP50 / 1000
         var contentSteps: [Double] = [], fingerSteps: [Double] = []
@@ -228,6 +226,12 @@ public struct ReplayFeel: Sendable {
             (alignedExcessJudder, fingerHighPassJudder) = (0, 0)
         }
         highPassJudder = contentStep > 0 ? Self.deviation(contentHigh) / contentStep : 0
+    }
+
+    /// The value at `fraction` of `values` sorted (index rounded down), 0 for none.
+    private static func rank(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
     }
 
     /// Each value less the mean of the five centred on it (the ends, where five do not fit, left out).
