@@ -7,18 +7,26 @@ extension Process {
     /// and `waitUntilExit()` never returned (whole `swift test` runs hung on `--help` and
     /// usage tests).
     func exitCode() -> Int32? {
-        let pid = processIdentifier
         while true {
-            var status: Int32 = 0
-            let reaped = waitpid(pid, &status, WNOHANG)
-            // WIFEXITED and WEXITSTATUS (macros Swift does not import).
-            if reaped == pid { return (status & 0x7f) == 0 ? (status >> 8) & 0xff : nil }
-            if reaped == -1 && errno == ECHILD {
-                // Foundation reaped it first: its own account is there (or about to be).
-                waitUntilExit()
-                return terminationReason == .exit ? terminationStatus : nil
-            }
+            if let ended = reap() { return ended }
             usleep(1_000)
         }
+    }
+
+    /// How the process ended, without waiting: `.some(code)` for an exit, `.some(nil)` for a
+    /// signal, nil while it runs. Reaps it when it has ended (call once it says so: a reaped
+    /// child cannot be asked again).
+    func reap() -> Int32?? {
+        var status: Int32 = 0
+        let pid = processIdentifier
+        let reaped = waitpid(pid, &status, WNOHANG)
+        // WIFEXITED and WEXITSTATUS (macros Swift does not import).
+        if reaped == pid { return .some((status & 0x7f) == 0 ? (status >> 8) & 0xff : nil) }
+        if reaped == -1 && errno == ECHILD {
+            // Foundation reaped it first: its own account is there (or about to be).
+            waitUntilExit()
+            return .some(terminationReason == .exit ? terminationStatus : nil)
+        }
+        return nil
     }
 }

@@ -53,18 +53,7 @@ final class ProgramRun {
     /// zombie and `isRunning` said true for ever (the usage tests hung 2 runs in 2).
     private var ended: Int32??
     private func outcome() -> Int32?? {
-        if let ended { return ended }
-        var status: Int32 = 0
-        let pid = process.processIdentifier
-        let reaped = waitpid(pid, &status, WNOHANG)
-        if reaped == pid {
-            // WIFEXITED and WEXITSTATUS (macros Swift does not import).
-            ended = (status & 0x7f) == 0 ? .some((status >> 8) & 0xff) : .some(nil)
-        } else if reaped == -1, errno == ECHILD {
-            // Foundation reaped it first: its own account is (or is about to be) there.
-            process.waitUntilExit()
-            ended = process.terminationReason == .exit ? .some(process.terminationStatus) : .some(nil)
-        }
+        if ended == nil { ended = process.reap() }
         return ended
     }
 
