@@ -23,6 +23,16 @@ struct MQTTProgramTests {
         return (Int(items), state)
     }
 
+    /// Waits for the kiosk's "mqtt: connected" line, then for its subscriptions: they go out
+    /// right after that line, and a message published before the broker has the SUBSCRIBE is
+    /// not delivered (a trigger or a command, unretained, is then lost). A connection's round
+    /// trip on loopback, well within 0.3 s, as `TestBroker.messages` allows its subscriber.
+    static func subscribed(_ run: ProgramRun) -> Bool {
+        guard run.wait(for: "mqtt: connected", timeout: 5) else { return false }
+        usleep(300_000)
+        return true
+    }
+
     static func wait(_ socket: String, timeout: Double = 15, until done: ((items: Int, state: String)) -> Bool) throws -> (items: Int, state: String)? {
         let watch = Stopwatch()
         var last: (items: Int, state: String)?
@@ -238,7 +248,7 @@ struct MQTTProgramTests {
             """)
         defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
         #expect(try Self.wait(socket) { $0.items == 2 }?.items == 2, "\(run.log)")
-        #expect(run.wait(for: "mqtt: connected", timeout: 5), "\(run.log)")
+        #expect(Self.subscribed(run), "\(run.log)")
         server.publish(document(["a", "b", "c"]))
         let before = server.requests.count
         let watch = Stopwatch()
@@ -302,7 +312,7 @@ struct MQTTProgramTests {
             """)
         defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
         #expect(try Self.wait(socket) { $0.state == "showing" }?.state == "showing", "\(run.log)")
-        #expect(run.wait(for: "mqtt: connected", timeout: 5), "\(run.log)")
+        #expect(Self.subscribed(run), "\(run.log)")
         // One message per line (mosquitto_pub -l): 10,000 words, 2,000 of them different.
         let lines = (0..<10_000).map { "bogus-\($0 % 2000)" }.joined(separator: "\n") + "\n"
         let (code, _, err) = try runProgram(["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-l", "-t", "panel-refresh/flooded/command"],
@@ -332,7 +342,7 @@ struct MQTTProgramTests {
                 """)
             defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
             #expect(try Self.wait(socket) { $0.state == "showing" }?.state == "showing", "\(run.log)")
-            #expect(run.wait(for: "mqtt: connected", timeout: 5), "\(run.log)")
+            #expect(Self.subscribed(run), "\(run.log)")
             try broker.publish("panel-refresh/commanded/command", "blank")
             let after = try Self.wait(socket, timeout: allowed ? 5 : 1.5) { $0.state == "blank" }
             #expect((after?.state == "blank") == allowed, "commands = \(allowed): \(String(describing: after))")
