@@ -54,8 +54,8 @@ public final class TouchDispatcher {
     /// display's frame interval; 1/60 until the stage says).
     public var presentationDelay = 1.0 / 60
     /// Seconds before its presentation that a frame samples the pan (`PanRecognizer`'s
-    /// `translation(at:)`), when `pan.configuration.resamples`: a stated figure the feel bench
-    /// compares; nil: as `sampling` says.
+    /// `translation(at:)`), when `pan.configuration.resamples`: a stated figure for an app that
+    /// wants one; nil: as `sampling` says.
     public var resampleLatency: Double?
     /// How a frame samples the pan: `screen` (the default) at the frame's start less the
     /// screen's own delay, interpolated, extrapolated only as far as its regularity earns
