@@ -16,17 +16,15 @@ private let haveBus: Bool = {
 /// A bus of its own (dbus-daemon with the session policy: any name may be owned) with the
 /// stand-in logind on it.
 private final class PrivateBus {
-    let daemon = Process()
-    let logind = Process()
+    let daemon: Child
+    let logind: Child
     let address: String
 
     init() throws {
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--print-address=1"]
-        address = try firstLine(of: daemon)
-        logind.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        logind.arguments = [fakeLogind, address]
-        guard try firstLine(of: logind) == "ready" else { throw BusError("the stand-in logind did not start") }
+        daemon = try Child("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"], stdout: .pipe)
+        address = firstLine(of: daemon)
+        logind = try Child("/usr/bin/python3", [fakeLogind, address], stdout: .pipe)
+        guard firstLine(of: logind) == "ready" else { throw BusError("the stand-in logind did not start") }
     }
 
     /// Asks the stand-in to send logind's signal: "pause" (PauseDevice with that kind) or "resume".
@@ -48,9 +46,9 @@ private final class PrivateBus {
     }
 
     func stop() {
-        for process in [logind, daemon] where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        for process in [logind, daemon] {
+            process.terminate(SIGKILL)
+            process.exitCode()
         }
     }
 }

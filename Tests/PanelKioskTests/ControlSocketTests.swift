@@ -31,23 +31,9 @@ func startControlledKiosk(_ extra: String = "", environment: [String: String] = 
 /// added to the test's own.
 func runProgram(_ arguments: [String], prefix: [String] = [], executable: String? = nil, input: [UInt8]? = nil,
                 environment: [String: String] = [:]) throws -> (Int32, [UInt8], String) {
-    let process = Process()
-    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let command = prefix + [executable ?? programPath ?? "/nonexistent"] + arguments
-    process.executableURL = URL(fileURLWithPath: command[0])
-    process.arguments = Array(command.dropFirst())
-    let out = Pipe(), err = Pipe(), stdin = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    if input != nil { process.standardInput = stdin }
-    try process.run()
-    if let input {
-        // Fed from another thread: a large input would fill the pipe while the output is unread.
-        Thread { stdin.fileHandleForWriting.write(Data(input)); try? stdin.fileHandleForWriting.close() }.start()
-    }
-    let stdout = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    return (process.exitCode() ?? -1, stdout, stderr)
+    let (code, stdout, stderr) = try Child.run(command[0], Array(command.dropFirst()), adding: environment, input: input)
+    return (code ?? -1, stdout, String(decoding: stderr, as: UTF8.self))
 }
 
 /// A connection to a control socket, raw: what a hostile client does with it.

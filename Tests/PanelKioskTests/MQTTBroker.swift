@@ -11,10 +11,10 @@ let haveMosquitto = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_pub", "/usr/bin/
 /// A Mosquitto broker of the test's own: a loopback port nothing else uses, a configuration
 /// file in a scratch folder (no persistence, the test's users and ACL), stopped at the end.
 final class TestBroker {
-    let process = Process()
+    /// The broker (nil until it started).
+    private(set) var process: Child?
     let port: UInt16
     let folder: String
-    private let stderr = Pipe()
 
     /// Extra configuration lines (`allow_anonymous false`, `password_file F`, TLS); `FOLDER`
     /// in them is the broker's folder. `users`: name and password for its password file.
@@ -45,11 +45,8 @@ final class TestBroker {
     }
 
     private func start() throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        process.arguments = ["-c", folder + "/mosquitto.conf"]
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try Child("/usr/sbin/mosquitto", ["-c", folder + "/mosquitto.conf"], stderr: .pipe)
+        self.process = process
         // Ended with the test process, even one killed (Lifeline).
         Lifeline.shared.bind(process.processIdentifier)
         // Listening once a TCP connection is accepted (5 s at most).
@@ -60,7 +57,9 @@ final class TestBroker {
             var none = pollfd()
             _ = poll(&none, 0, 20)
         }
-        throw BrokerError("mosquitto did not listen on \(port): \(String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self))")
+        process.terminate(SIGKILL)
+        let (_, errors) = process.readToEnd()
+        throw BrokerError("mosquitto did not listen on \(port): \(String(decoding: errors, as: UTF8.self))")
     }
 
     /// Whether something accepts TCP connections on the loopback port.
@@ -76,11 +75,12 @@ final class TestBroker {
         } == 0
     }
 
-    /// Stops the broker at once (SIGKILL: a child of the test runner inherits SIGTERM blocked, as mosquitto_sub below does SIGALRM).
+    /// Stops the broker at once (SIGKILL: the tests that stop it mean a broker gone, not one
+    /// that says goodbye).
     func stop() {
-        guard process.isRunning else { return Lifeline.shared.release(process.processIdentifier) }
-        kill(process.processIdentifier, SIGKILL)
-        _ = process.exitCode()
+        guard let process else { return }
+        process.terminate(SIGKILL)
+        process.exitCode()
         Lifeline.shared.release(process.processIdentifier)
     }
 
@@ -105,8 +105,7 @@ final class TestBroker {
     }
 
     /// The first message on `topic` (retained or not) as `mosquitto_sub` got it, or nil after
-    /// `timeout` seconds. Its own `-W` is not used: it counts with SIGALRM, which a child of
-    /// the test runner inherits blocked, so the subscriber is killed here instead (`messages`).
+    /// `timeout` seconds (the subscriber is killed then: `messages`).
     func first(_ topic: String, timeout: Double, user: (String, String)? = nil) throws -> String? {
         try messages(topic, count: 1, timeout: timeout, user: user).first
     }
@@ -115,14 +114,9 @@ final class TestBroker {
     /// when `timeout` seconds pass first); the subscriber is started before this returns
     /// control only through `started`, which runs once it is subscribed.
     func messages(_ topic: String, count: Int, timeout: Double, user: (String, String)? = nil, started: () throws -> Void = {}) throws -> [String] {
-        let subscriber = Process()
-        subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        subscriber.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "\(count)"] + (user.map { ["-u", $0.0, "-P", $0.1] } ?? [])
-        let out = Pipe()
-        subscriber.standardOutput = out
-        subscriber.standardError = FileHandle.nullDevice
-        try subscriber.run()
-        let fd = out.fileHandleForReading.fileDescriptor
+        let subscriber = try Child("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "\(count)"]
+                                   + (user.map { ["-u", $0.0, "-P", $0.1] } ?? []), stdout: .pipe)
+        let fd = subscriber.output
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         // Subscribed once the broker has its SUBSCRIBE: a connection and a round trip on
@@ -138,8 +132,8 @@ final class TestBroker {
             if n <= 0 { break }
             bytes += buffer[0..<n]
         }
-        kill(subscriber.processIdentifier, SIGKILL)
-        _ = subscriber.exitCode()
+        subscriber.terminate(SIGKILL)
+        subscriber.exitCode()
         return lines()
     }
 }

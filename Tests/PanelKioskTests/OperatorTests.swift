@@ -7,19 +7,8 @@ import PanelRender
 
 /// A program run's stdout, stderr and exit code.
 func programResult(_ arguments: [String], environment: [String: String] = [:]) throws -> (out: String, err: String, code: Int32) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: programPath ?? "/nonexistent")
-    process.arguments = arguments
-    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // stderr is small here; read it after stdout's end.
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    let code = process.exitCode() ?? -1
-    return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), code)
+    let (code, o, e) = try Child.run(programPath ?? "/nonexistent", arguments, adding: environment)
+    return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), code ?? -1)
 }
 
 @Suite("What an operator is told")
@@ -139,16 +128,11 @@ struct LogFormatTests {
         let file = try #require(FileHandle(forWritingAtPath: dir + "/stderr"))
         var info = stat()
         #expect(fstat(file.fileDescriptor, &info) == 0)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: programPath ?? "/nonexistent")
-        process.arguments = ["check", "--config", dir + "/config"]
         var environment = ProcessInfo.processInfo.environment
         environment["JOURNAL_STREAM"] = journal ? "\(info.st_dev):\(info.st_ino)" : nil
-        process.environment = environment
-        process.standardError = file
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        _ = process.exitCode()
+        let process = try Child(programPath ?? "/nonexistent", ["check", "--config", dir + "/config"], environment: environment,
+                                stderr: .descriptor(file.fileDescriptor))
+        process.exitCode()
         try file.close()
         return try fileText(dir + "/stderr")
     }

@@ -18,51 +18,39 @@ let programPath: String? = {
 /// any `panel-refresh` child still running, kills it and fails the run (a few `swift test` runs
 /// had left kiosks running for hours, reparented to init).
 final class ProgramRun {
-    let process = Process()
-    private let stderr = Pipe()
+    let process: Child
     private(set) var log = ""
 
     /// `environment`: variables added to the test's own (NOTIFY_SOCKET, ...); `prefix`: a
     /// command the program runs under, which ends by executing it (same process: `unshare`).
     init(_ arguments: [String], environment: [String: String] = [:], prefix: [String] = []) throws {
         let command = prefix + [programPath ?? "/nonexistent"] + arguments
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
         _ = ProgramLeftovers.checkAtExit
-        try process.run()
+        process = try Child(command[0], Array(command.dropFirst()), adding: environment, stderr: .pipe)
         // Ended with the test process, even one killed (Lifeline).
         Lifeline.shared.bind(process.processIdentifier)
     }
 
     deinit {
         if outcome() == nil {
-            kill(process.processIdentifier, SIGKILL)
-            while outcome() == nil { usleep(1_000) }
+            process.terminate(SIGKILL)
+            _ = process.exitCode()
         }
         Lifeline.shared.release(process.processIdentifier)
     }
 
     /// How the program ended: `.some(code)` for an exit, `.some(nil)` for a signal, nil while
-    /// it runs. Reaped here with `waitpid` rather than trusted to Process: with tests running
-    /// in parallel, Foundation's SIGCHLD watch sometimes never fired, the program stayed a
-    /// zombie and `isRunning` said true for ever (the usage tests hung 2 runs in 2).
-    private var ended: Int32??
-    private func outcome() -> Int32?? {
-        if ended == nil { ended = process.reap() }
-        return ended
-    }
+    /// it runs (`Child.reap`).
+    private func outcome() -> Int32?? { process.reap() }
 
     /// Closes the test's end of the program's stderr: its next log line meets a pipe with no reader.
-    func closeStderr() { try? stderr.fileHandleForReading.close() }
+    func closeStderr() { if !stderrClosed { close(process.errors); stderrClosed = true } }
+    private var stderrClosed = false
 
     /// Reads stderr until `marker` shows up; false after `timeout` seconds or at its end.
     func wait(for marker: String, timeout: Double = 30) -> Bool {
-        let fd = stderr.fileHandleForReading.fileDescriptor
+        guard !stderrClosed else { return false }
+        let fd = process.errors
         let watch = Stopwatch()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !log.contains(marker) {
@@ -88,9 +76,8 @@ final class ProgramRun {
     func finish(timeout: Double = 60) -> Int32? {
         let watch = Stopwatch()
         while outcome() == nil && watch.elapsed < timeout { usleep(10_000) }
-        if outcome() == nil { kill(process.processIdentifier, SIGKILL) }
-        while outcome() == nil { usleep(1_000) }
-        return outcome() ?? nil
+        if outcome() == nil { process.terminate(SIGKILL) }
+        return process.exitCode()
     }
 
     /// Whether the program still runs (reaping it when it has ended).
@@ -187,14 +174,9 @@ struct ProgramTests {
 
     /// scripts/lib/pull-down's recording (the one the VM checks inject): a pull from the top.
     static func pullDown() throws -> String {
-        let script = Process()
-        script.executableURL = URL(fileURLWithPath: repository + "/scripts/lib/pull-down")
-        let output = Pipe()
-        script.standardOutput = output
-        try script.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard script.exitCode() == 0 else { throw CocoaError(.fileReadUnknown) }
-        return text
+        let (code, output, _) = try Child.run(repository + "/scripts/lib/pull-down", [])
+        guard code == 0 else { throw CocoaError(.fileReadUnknown) }
+        return String(decoding: output, as: UTF8.self)
     }
 
     @Test("run --play pulls the running kiosk a second after its start: the header refreshes; a file that is no recording stops run at once (exit 1)")
@@ -275,15 +257,8 @@ struct NumericOptionTests {
 
 /// The program's stdout and exit code for `arguments`.
 func programOutput(_ arguments: [String]) throws -> (String, Int32) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: programPath ?? "/nonexistent")
-    process.arguments = arguments
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    return (String(decoding: data, as: UTF8.self), process.exitCode() ?? -1)
+    let (code, output, _) = try Child.run(programPath ?? "/nonexistent", arguments)
+    return (String(decoding: output, as: UTF8.self), code ?? -1)
 }
 
 @Suite("Help where users look for it", .enabled(if: programPath != nil, "needs the panel-refresh executable beside the tests (swift test builds it)"))

@@ -353,12 +353,9 @@ struct UnattendedProgramTests {
         let (dir, config) = try kiosk()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let notify = try NotifyListener()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \"$0\" run --config \"$1\" >&- 2>&-", programPath ?? "/nonexistent", config]
-        process.environment = ProcessInfo.processInfo.environment.merging(notify.environment) { $1 }
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let process = try Child("/bin/sh", ["-c", "exec \"$0\" run --config \"$1\" >&- 2>&-", programPath ?? "/nonexistent", config],
+                                adding: notify.environment)
+        defer { process.terminate(SIGKILL) }
         #expect(notify.wait(for: "READY=1"), "\(notify.messages)")
         kill(process.processIdentifier, SIGHUP)
         #expect(notify.wait(for: "RELOADING=1"), "\(notify.messages)")

@@ -18,16 +18,15 @@ private let haveSDL: Bool = {
 
 /// An Xvfb server of its own for one test, on the display number it picks itself.
 private final class XServer {
-    let process = Process()
+    let process: Child
     let display: String
 
     init(width: Int = 1920, height: Int = 1200) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
         // -displayfd: Xvfb chooses a free display and writes its number once it accepts clients.
-        process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
-        let text = try firstLine(of: process)
+        process = try Child("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"], stdout: .pipe)
+        let text = firstLine(of: process)
         guard let number = Int(text) else {
-            process.terminate()
+            process.terminate(SIGKILL)
             throw XError("Xvfb gave no display number (\(text))")
         }
         display = ":\(number)"
@@ -36,16 +35,7 @@ private final class XServer {
     /// Runs an X client to its end; its standard output.
     @discardableResult
     func client(_ path: String, _ arguments: [String]) throws -> String {
-        let p = Process()
-        let out = Pipe()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        p.environment = ["DISPLAY": display, "PATH": "/usr/bin:/bin"]
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let code = p.exitCode()
+        let (code, data, _) = try Child.run(path, arguments, environment: ["DISPLAY": display, "PATH": "/usr/bin:/bin"])
         guard code == 0 else { throw XError("\(path) \(arguments.joined(separator: " ")): exit \(code.map(String.init) ?? "by a signal")") }
         return String(decoding: data, as: UTF8.self)
     }
@@ -67,8 +57,8 @@ private final class XServer {
 
     func stop() {
         // SIGKILL: Xvfb may wait for a client that is gone before it ends on SIGTERM.
-        kill(process.processIdentifier, SIGKILL)
-        _ = process.exitCode()
+        process.terminate(SIGKILL)
+        process.exitCode()
     }
 }
 

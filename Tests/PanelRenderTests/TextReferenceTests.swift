@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import PanelRender
 import PanelUI
+import PanelTestSupport
 
 /// The strings of every script the panel is asked to show, checked against HarfBuzz's and
 /// FriBidi's own command-line tools (libharfbuzz-bin, libfribidi-bin) on the same font files.
@@ -25,17 +26,8 @@ func tool(_ name: String) -> String? {
 
 /// Runs `path` with `arguments` under the C.UTF-8 locale (glib reads the arguments in the locale's charset); its standard output.
 func runTool(_ path: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.environment = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    let (_, output, _) = try Child.run(path, arguments, environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+    return String(decoding: output, as: UTF8.self)
 }
 
 @MainActor

@@ -27,26 +27,15 @@ public func fileText(_ path: String) throws -> String {
 
 /// Runs a program to its end; its exit status and its output and errors together.
 public func shell(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let child = try Child(executable, arguments, stdout: .pipe, stderr: .output)
+    let (output, _) = child.readToEnd()
+    return (child.exitCode() ?? -1, String(decoding: output, as: UTF8.self))
 }
 
-/// Starts `process` and reads its first line of output, trimmed (10 s at most): what a server
-/// prints once it is ready (a bus address, Xvfb's display number).
-public func firstLine(of process: Process) throws -> String {
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let fd = out.fileHandleForReading.fileDescriptor
+/// The first line of a child's output (started with `stdout: .pipe`), trimmed (10 s at most):
+/// what a server prints once it is ready (a bus address, Xvfb's display number).
+public func firstLine(of process: Child) -> String {
+    let fd = process.output
     var text = "", byte: UInt8 = 0
     var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     while !text.hasSuffix("\n"), poll(&waiter, 1, 10_000) > 0, read(fd, &byte, 1) == 1 { text.append(Character(UnicodeScalar(byte))) }
