@@ -4,6 +4,8 @@ import Glibc
 public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A calibration property that is not six numbers within bounds.
     case badCalibration(String)
+    /// A touch filter setting that is not "off", "one-euro" or "one-euro MIN-CUTOFF BETA".
+    case badFilter(String)
     /// The device has no range for an axis that carries positions.
     case missingAxis(device: String, code: UInt16)
     /// A device that is not a touchscreen.
@@ -30,6 +32,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .tooManyContacts(device, limit):
             return "\(device) sent more than \(limit) contacts in a frame (broken or hostile device); the excess is dropped"
         case .badCalibration(let v): return "bad calibration matrix \"\(v)\": want six numbers, as libinput's LIBINPUT_CALIBRATION_MATRIX"
+        case .badFilter(let v): return "bad touch filter \"\(v)\": want off, one-euro, or one-euro with a cutoff at rest (0.01 to 100 Hz) and a beta (0 to 10 Hz per pt/s)"
         case let .missingAxis(device, code): return "\(device): no range for axis 0x\(String(code, radix: 16)), which should carry positions"
         case .notATouchscreen(let d): return "\(d) is not a touchscreen (no INPUT_PROP_DIRECT with ABS_MT_POSITION_X/Y or ABS_X/Y)"
         }

@@ -64,6 +64,8 @@ public struct ScreenMapping: Sendable, Hashable {
     public var invertY = false
     /// libinput's matrix on the normalised coordinates.
     public var calibration: CalibrationMatrix = .identity
+    /// How the mapped positions are smoothed (`TouchAssembler` applies it per contact).
+    public var filter: TouchFilter = .off
 
     /// A mapping of the device's axes to a `width`×`height` picture, nothing turned or mirrored.
     public init(xAxis: AbsInfo, yAxis: AbsInfo, width: Double, height: Double) {

@@ -84,6 +84,8 @@ public struct TouchAssembler: Sendable {
     private var stX: Int32?
     private var stY: Int32?
     private var stContact: Int?
+    /// Each contact's 1-euro filter while it is down, by id (`mapping.filter`).
+    private var filters: [Int: OneEuroFilter] = [:]
     private var nextID = 1
 
     /// - Throws: `InputError.missingAxis` when the axes that carry positions have no range.
@@ -241,7 +243,7 @@ public struct TouchAssembler: Sendable {
             }
         }
         touchReleased = false
-        return touches.isEmpty ? nil : TouchFrame(timestamp: t, touches: touches)
+        return touches.isEmpty ? nil : TouchFrame(timestamp: t, touches: smoothed(touches))
     }
 
     /// Protocol A has no ids: each new contact takes the id of the nearest contact of the
@@ -307,6 +309,21 @@ public struct TouchAssembler: Sendable {
             if let id = stContact, let x = stX, let y = stY { touches.append(touch(id, x, y, .cancelled, t)) }
             stContact = nil
         }
-        return touches.isEmpty ? nil : TouchFrame(timestamp: t, touches: touches)
+        return touches.isEmpty ? nil : TouchFrame(timestamp: t, touches: smoothed(touches))
+    }
+
+    /// The touches with their positions through each contact's filter (`mapping.filter`): a
+    /// contact's filter starts at its first position and goes when it lifts or is cancelled.
+    private mutating func smoothed(_ touches: [Touch]) -> [Touch] {
+        guard case .oneEuro(let parameters) = mapping.filter else {
+            filters.removeAll()
+            return touches
+        }
+        return touches.map { touch in
+            var filter = touch.phase == .began ? OneEuroFilter(parameters) : filters[touch.id] ?? OneEuroFilter(parameters)
+            let position = filter.filter(touch.position, at: touch.timestamp)
+            filters[touch.id] = touch.phase == .ended || touch.phase == .cancelled ? nil : filter
+            return Touch(id: touch.id, position: position, phase: touch.phase, timestamp: touch.timestamp)
+        }
     }
 }

@@ -153,6 +153,7 @@ public final class TouchscreenSet {
             let source = try open(info.node)
             var own = mapping
             if let calibration = info.calibration { own.calibration = calibration }
+            if let filter = info.filter { own.filter = filter }
             let input = try TouchInput(source: source, width: width, height: height, configuration: configuration, mapping: own)
             serial += 1
             entries[info.node] = Entry(input: input, info: info, idBase: serial * 1_000_000)

@@ -12,10 +12,18 @@ public struct TouchscreenInfo: Sendable, Hashable {
     public var calibration: CalibrationMatrix?
     /// The property's text when it was set but not valid: reported, not applied.
     public var invalidCalibration: String?
+    /// PANEL_REFRESH_TOUCH_FILTER from udev, if set (and valid): this device's filter, over
+    /// `input.filter` (a noisy sensor among clean ones).
+    public var filter: TouchFilter?
+    /// The property's text when it was set but not valid: reported, not applied.
+    public var invalidFilter: String?
 
     /// Builds the entry from udev properties; pure, so the rules are testable without udev.
-    public init(node: String, name: String, calibrationProperty: String?) {
+    public init(node: String, name: String, calibrationProperty: String?, filterProperty: String? = nil) {
         (self.node, self.name) = (node, name)
+        if let text = filterProperty {
+            if let filter = try? TouchFilter(text: text) { self.filter = filter } else { invalidFilter = text }
+        }
         if let text = calibrationProperty {
             if let matrix = try? CalibrationMatrix(udevProperty: text) {
                 calibration = matrix
@@ -61,7 +69,8 @@ public enum TouchscreenDiscovery {
         let parent = udev_device_get_parent(device)
         let name = parent.flatMap { udev_device_get_sysattr_value($0, "name") }.map { String(cString: $0) } ?? node
         let calibration = udev_device_get_property_value(device, "LIBINPUT_CALIBRATION_MATRIX").map { String(cString: $0) }
-        return TouchscreenInfo(node: node, name: name, calibrationProperty: calibration)
+        let filter = udev_device_get_property_value(device, "PANEL_REFRESH_TOUCH_FILTER").map { String(cString: $0) }
+        return TouchscreenInfo(node: node, name: name, calibrationProperty: calibration, filterProperty: filter)
     }
 }
 

@@ -161,6 +161,9 @@ func main() async -> Int32 {
                 replay.displayRate = rate == "events" ? nil : try NumericOption.double("--display-rate", rate, in: NumericOption.displayRate)
             }
             replay.startPoints = try options.double("--offset", in: NumericOption.offset)
+            if let filter = options.value("--filter") {
+                replay.filter = try ReplayCommand.filter(filter)
+            }
             if let window = options.value("--frame-window") {
                 replay.frameWindow = window == "off" ? .off
                     : .fixed(try NumericOption.double("--frame-window", window, in: NumericOption.frameWindow) / 1000)

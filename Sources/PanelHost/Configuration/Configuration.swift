@@ -44,12 +44,15 @@ public struct Configuration: KeyedConfiguration {
     /// `input.resample`: the list follows the finger at each frame's sample time, resampled
     /// between touch events (`PanRecognizer.Configuration.resamples`), rather than to each event.
     public var resample = true
+    /// `input.filter`: how every touchscreen's positions are smoothed (a device's udev
+    /// property PANEL_REFRESH_TOUCH_FILTER wins).
+    public var filter: TouchFilter = .off
 
     /// The input settings as one value, for a picture turned by `picture` (by default
     /// `display.rotation`): touch follows the picture's turn plus the sensor's own.
     public func touchMapping(picture: Rotation? = nil) -> TouchMapping {
         TouchMapping(rotation: (picture ?? displayRotation).adding(rotation), calibration: calibration ?? .identity,
-                     swapAxes: swapAxes, invertX: invertX, invertY: invertY)
+                     swapAxes: swapAxes, invertX: invertX, invertY: invertY, filter: filter)
     }
 
     // [display]
@@ -155,6 +158,12 @@ public struct Configuration: KeyedConfiguration {
         ConfigurationKey(section: "input", name: "grab", doc: "take the touchscreens exclusively (true/false)") { $0.grab = try ConfigurationValue.boolean($1) },
         ConfigurationKey(section: "input", name: "resample", doc: "move the list to where the finger is at each frame's time, resampled between touch events, rather than to each event (on/off; on)") {
             $0.resample = try ConfigurationValue.boolean($1)
+        },
+        ConfigurationKey(section: "input", name: "filter", doc: "smooth the touch positions of a noisy sensor: off, one-euro (the 1-euro filter: a cutoff of 1 Hz at rest, 0.05 Hz more per pt/s) or one-euro MIN-CUTOFF BETA; a device's udev property PANEL_REFRESH_TOUCH_FILTER wins (off)") {
+            guard let filter = try? TouchFilter(text: $1) else {
+                throw ConfigurationValueError("\"\($1)\" is not off, one-euro or one-euro MIN-CUTOFF BETA (0.01 to 100 Hz, 0 to 10)")
+            }
+            $0.filter = filter
         },
     ]
 

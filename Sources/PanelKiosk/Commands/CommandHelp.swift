@@ -105,6 +105,7 @@ public struct CommandHelp: Sendable {
                       .value("--resample", "on|off", "resample the pan to the frames, or move to each event (default: input.resample, on)"),
                       .value("--display-rate", "HZ|events", "frames a second, each on the glass at a vblank (1 to 240, default 60); events: a frame for every input event, at once"),
                       .value("--frame-window", "MS|off", "at a display rate, start each frame MS milliseconds before its vblank (default 5; 0 to 1000); off: right after the last flip, on the glass a period later"),
+                      .value("--filter", "off|one-euro", "smooth the touch positions as input.filter does: off, one-euro, or \"one-euro MIN-CUTOFF BETA\" (default: input.filter, off)"),
                       .value("--offset", "PT", "start with the list scrolled PT points down, 0 to 1000000, at most to its end (default 0: the top, where a downward drag only rubber-bands)"),
                       .value("--refresh-seconds", "S", "how long the sample data takes to load, 0 to 60 (default 1)"),
                       .value("--axes", "X,Y", "take positions from other ABS codes (hex), e.g. 02,03 for ABS_Z/ABS_RX"),

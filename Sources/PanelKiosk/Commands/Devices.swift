@@ -21,6 +21,8 @@ public enum DevicesCommand {
                 }
                 if let c = s.calibration { out += "  calibration \(c)" }
                 if let bad = s.invalidCalibration { out += "  invalid calibration \"\(bad)\" (ignored)" }
+                if let f = s.filter { out += "  filter \(f)" }
+                if let bad = s.invalidFilter { out += "  invalid filter \"\(bad)\" (ignored)" }
                 out += "\n"
             }
         } catch {

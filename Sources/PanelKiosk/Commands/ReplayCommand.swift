@@ -40,6 +40,9 @@ public enum ReplayCommand {
         /// are the same bytes on every machine; `.off`: right after the last flip, each frame on
         /// the glass one period after it is drawn (the replays before the late start).
         public var frameWindow = FrameScheduler.Window.fixed(FrameScheduler.defaultWindow)
+        /// How the touch positions are smoothed (`--filter`); nil: as the configuration says
+        /// (`input.filter`, off).
+        public var filter: TouchFilter?
         /// How frames sample the pan (`TouchDispatcher.sampling`; the feel bench compares them).
         public var sampling = TouchDispatcher.Sampling.screen
         /// Where the list stands when the recording starts, as a share of its scroll range (0:
@@ -66,6 +69,11 @@ public enum ReplayCommand {
         public var startOffset: Point
         /// Frames that reached the glass after the vblank they were started for.
         public var missedVblanks = 0
+    }
+
+    /// `--filter`'s value: the touch filter it names, or a usage error that says what is wanted.
+    public static func filter(_ text: String) throws(UsageError) -> TouchFilter {
+        do { return try TouchFilter(text: text) } catch { throw UsageError("--filter: \(error)") }
     }
 
     /// Replays the recording `options` name; `onTrace` hears each trace event as it happens.
@@ -139,7 +147,9 @@ public enum ReplayCommand {
         assembly.maxProtocolAJump = .infinity
         var replay = try EvemuReplay(recording: recording, width: Double(options.width), height: Double(options.height),
                                      configuration: assembly)
-        replay.assembler.mapping.touch = configuration.host.touchMapping()
+        var mapping = configuration.host.touchMapping()
+        if let filter = options.filter { mapping.filter = filter }
+        replay.assembler.mapping.touch = mapping
         let start = clock.now + 0.1
         let startOffset = list.list.contentOffset
         list.beginTrace(origin: start)
