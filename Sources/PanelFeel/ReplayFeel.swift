@@ -99,25 +99,24 @@ public struct ReplayFeel: Sendable {
     }
 
     /// The figures of `result`'s trace (a replay at a display rate, for presentation times).
-    public init(_ result: ReplayCommand.Result) {
+    /// `finger`: another replay of the same recording whose pans are the finger (one with the
+    /// touch filter off, for the filter's own cost); nil: `result`'s own pans.
+    public init(_ result: ReplayCommand.Result, finger: ReplayCommand.Result? = nil) {
         var strokes: [Stroke] = []
         var shown: [(t: Double, y: Double)] = []
-        for event in result.trace {
-            switch event {
-            case let .pan(t, phase, _, y, _, _, _):
-                if phase == "began" { strokes.append(Stroke()) }
-                guard !strokes.isEmpty else { continue }
-                if phase == "began" || phase == "changed" {
-                    strokes[strokes.count - 1].times.append(t)
-                    strokes[strokes.count - 1].positions.append(y)
-                } else {
-                    strokes[strokes.count - 1].lift = t
-                }
-            case let .frame(t, _, y, _, _):
-                shown.append((t, y))
-            default:
-                break
+        for event in (finger ?? result).trace {
+            guard case let .pan(t, phase, _, y, _, _, _) = event else { continue }
+            if phase == "began" { strokes.append(Stroke()) }
+            guard !strokes.isEmpty else { continue }
+            if phase == "began" || phase == "changed" {
+                strokes[strokes.count - 1].times.append(t)
+                strokes[strokes.count - 1].positions.append(y)
+            } else {
+                strokes[strokes.count - 1].lift = t
             }
+        }
+        for event in result.trace {
+            if case let .frame(t, _, y, _, _) = event { shown.append((t, y)) }
         }
         var lags: [Double] = []
         // Runs of frames in one direction: each frame's presentation time, where its content

@@ -78,6 +78,15 @@ public struct PanRecognizer: Sendable {
     public private(set) var reportIntervals: [Double] = []
     /// The time stamp of the last frame with fingers down (nil after a lift).
     private var lastReport: Double?
+    /// How unevenly the finger's reported velocity changes from report to report: for two
+    /// consecutive reports both faster than `noiseSpeed`, |v − v′| / (|v| + |v′|) (0: the same
+    /// velocity, 1: opposite). The last 32 across pans, oldest first. A sensor whose points
+    /// wander by a few points scores high even under a smooth finger.
+    public private(set) var stepNoise: [Double] = []
+    /// The velocity of the last report with fingers down, pt/s (nil after a lift).
+    private var lastVelocity: Point?
+    /// The speed below which a report's velocity tells nothing of the sensor's noise: 50 pt/s.
+    static let noiseSpeed = 50.0
     /// How this pan is sampled, fixed for it once eight intervals are known.
     private var sampling: PanResampler.Sampling?
 
@@ -108,8 +117,17 @@ public struct PanRecognizer: Sendable {
             if interval >= PanResampler.minDelta && interval <= PanResampler.longestInterval {
                 reportIntervals.append(interval)
                 if reportIntervals.count > 32 { reportIntervals.removeFirst() }
+                let velocity = delta * (1 / interval)
+                if let last = lastVelocity, velocity.length > Self.noiseSpeed, last.length > Self.noiseSpeed {
+                    stepNoise.append((velocity - last).length / (velocity.length + last.length))
+                    if stepNoise.count > 32 { stepNoise.removeFirst() }
+                }
+                lastVelocity = velocity
+            } else {
+                lastVelocity = nil
             }
         }
+        if !isDown { lastVelocity = nil }
         lastReport = isDown ? frame.timestamp : nil
         path += delta
         let location = centroid ?? .zero
@@ -205,7 +223,7 @@ public struct PanRecognizer: Sendable {
     /// every 10 ms irregularly.
     public mutating func frameSampling() -> PanResampler.Sampling {
         if let sampling { return sampling }
-        let learned = PanResampler.Sampling(intervals: reportIntervals)
+        let learned = PanResampler.Sampling(intervals: reportIntervals, noise: stepNoise)
         // Fixed once eight intervals tell the screen (on a screen's first pan, a few frames in).
         if reportIntervals.count >= 8 { sampling = learned }
         return learned

@@ -116,9 +116,11 @@ public struct PanResampler: Sendable, Equatable {
         /// The longest extrapolation past the last event, seconds.
         public var extrapolation: Double
 
-        /// The sampling for a screen whose report intervals are `intervals` (seconds); with
-        /// fewer than three, one for a screen reporting every 10 ms with no extrapolation.
-        public init(intervals: [Double]) {
+        /// The sampling for a screen whose report intervals are `intervals` (seconds) and whose
+        /// velocity changes by `noise` from report to report (`PanRecognizer.stepNoise`); with
+        /// fewer than three intervals, one for a screen reporting every 10 ms with no
+        /// extrapolation.
+        public init(intervals: [Double], noise: [Double] = []) {
             guard intervals.count >= 3 else {
                 (delay, extrapolation) = (PanResampler.assumedInterval + 0.001, 0)
                 return
@@ -131,8 +133,25 @@ public struct PanResampler: Sendable, Equatable {
             func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
             let (p10, p50, p90) = (percentile(0.1), percentile(0.5), percentile(0.9))
             extrapolation = p90 > 0 ? min(p50 / 2, PanResampler.maxPrediction) * p10 / p90 : 0
+            // On a screen that reports evenly, points that wander are what is left to carry
+            // forward: less extrapolation the noisier its velocity (`noise`, the median of
+            // `PanRecognizer.stepNoise`). On an uneven one the velocity's noise is mostly the
+            // intervals' own, which p10/p90 has already paid for.
+            if !noise.isEmpty, p10 >= p90 * Self.evenReports {
+                let median = noise.sorted()[noise.count / 2]
+                extrapolation *= max(0, 1 - Self.noiseWeight * median)
+            }
             delay = max(0, p90 + 0.001 - extrapolation)
         }
+
+        /// A screen reports evenly when its 10th-percentile interval is at least this share of
+        /// its 90th: 0.75 (the Atmel, Elan and Pixel recordings: 0.78-0.92; the N-trig and the
+        /// eGalax: 0.44-0.52).
+        public static let evenReports = 0.75
+        /// How much less a screen that reports evenly extrapolates per unit of its velocity's
+        /// noise: 3, so the Elan (0.10) extrapolates 0.69 of its allowance and the Atmel
+        /// (0.04) 0.88; fitted on the feel bench (docs/benchmarks.md, "Under the finger").
+        public static let noiseWeight = 3.0
 
         /// A stated sampling (the feel bench compares them).
         public init(delay: Double, extrapolation: Double) { (self.delay, self.extrapolation) = (delay, extrapolation) }
@@ -151,7 +170,7 @@ public struct PanResampler: Sendable, Equatable {
         if time >= last.time {
             // A screen's own allowance trusts any interval it reports (a 25 Hz panel's 40 ms),
             // where the fixed rule of `translation(at:)` keeps Android's 20 ms.
-            return extrapolated(to: time, allowance: allowance, longest: Self.longestInterval)
+            return extrapolated(to: time, allowance: allowance, longest: Self.longestInterval, wide: true)
         }
         // Interpolated between the two events around `time`; before the oldest kept, it.
         var later = samples.count - 1
@@ -170,7 +189,8 @@ public struct PanResampler: Sendable, Equatable {
     /// interval and `maxPrediction`, unless the fingers lifted, the interval is outside
     /// `minDelta`...`maxDelta`, the last two steps do not go the same way, or the next event
     /// is overdue by a whole interval.
-    private func extrapolated(to time: Double, allowance: Double = PanResampler.maxPrediction, longest: Double = PanResampler.maxDelta) -> Point {
+    private func extrapolated(to time: Double, allowance: Double = PanResampler.maxPrediction, longest: Double = PanResampler.maxDelta,
+                              wide: Bool = false) -> Point {
         let last = samples[samples.count - 1]
         guard !isLifted, samples.count >= 3, allowance > 0 else { return last.translation }
         let previous = samples[samples.count - 2]
@@ -182,12 +202,21 @@ public struct PanResampler: Sendable, Equatable {
         // the finger then stopped in the N-trig recording, before its lift. (Each axis alone: a
         // diagonal drag moves a vertical list by its Y only.)
         let before = previous.translation - samples[samples.count - 3].translation
-        if step.x * before.x <= 0 { step.x = 0 }
-        if step.y * before.y <= 0 { step.y = 0 }
+        let turned = (x: step.x * before.x <= 0, y: step.y * before.y <= 0)
+        // `wide`: the velocity over the last two intervals, not the last one. Exact at constant
+        // speed all the same, and a sensor whose points wander (the Elan's few points from
+        // event to event) carries half the noise forward.
+        var span = delta
+        if wide, previous.time - samples[samples.count - 3].time <= longest {
+            step = last.translation - samples[samples.count - 3].translation
+            span = last.time - samples[samples.count - 3].time
+        }
+        if turned.x { step.x = 0 }
+        if turned.y { step.y = 0 }
         // An event overdue by a whole interval: the finger has stopped (touchscreens send
         // nothing for a finger at rest), and the content rests where it is, not ahead of it.
         if time - last.time > delta { return last.translation }
         let ahead = min(time - last.time, delta / 2, Self.maxPrediction, allowance)
-        return last.translation + step * (ahead / delta)
+        return last.translation + step * (ahead / span)
     }
 }

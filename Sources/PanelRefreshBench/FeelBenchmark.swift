@@ -17,8 +17,9 @@ import PanelUI
 ///
 /// The settings: `before` (the pipeline before the late start: a frame drawn right after the
 /// last flip, sampled half a report interval before, extrapolated up to half an interval),
-/// `late-half` (that sampling with the late start), `off` (no resampling, late start), `on`
-/// (the default: the late start and the screen's own sampling, `PanResampler.Sampling`). The
+/// `late-half` (that sampling with the late start), `off` (no resampling, late start), `filter`
+/// (the default with the 1-euro filter, `input.filter = one-euro`: its cost), `on` (the
+/// default: the late start and the screen's own sampling, `PanResampler.Sampling`). The
 /// figures are `ReplayFeel`'s.
 @MainActor
 enum FeelBenchmark {
@@ -45,6 +46,8 @@ enum FeelBenchmark {
         let resample: Bool
         let sampling: TouchDispatcher.Sampling
         let window: FrameScheduler.Window
+        /// The touch filter (`input.filter`).
+        var filter = TouchFilter.off
     }
 
     /// The settings, the default (`on`) last.
@@ -52,6 +55,7 @@ enum FeelBenchmark {
         Setting(name: "before", resample: true, sampling: .halfInterval, window: .off),
         Setting(name: "late-half", resample: true, sampling: .halfInterval, window: .fixed(FrameScheduler.defaultWindow)),
         Setting(name: "off", resample: false, sampling: .screen, window: .fixed(FrameScheduler.defaultWindow)),
+        Setting(name: "filter", resample: true, sampling: .screen, window: .fixed(FrameScheduler.defaultWindow), filter: .oneEuro(.standard)),
         Setting(name: "on", resample: true, sampling: .screen, window: .fixed(FrameScheduler.defaultWindow)),
     ]
 
@@ -68,11 +72,16 @@ enum FeelBenchmark {
             options.startShare = 0.5
             let native = try EvemuRecording.load(path: options.file, descriptionPath: options.descriptionFile)
             for (rate, events) in [("native", native), ("25hz", decimated(native, interval: 0.040))] {
+                // The finger as the sensor reported it: a filter's lag is part of what it costs.
+                var unfiltered: ReplayCommand.Result?
                 for setting in settings {
                     options.resample = setting.resample
                     options.sampling = setting.sampling
                     options.frameWindow = setting.window
-                    let f = ReplayFeel(try ReplayCommand.run(events, options, fonts: fonts))
+                    options.filter = setting.filter
+                    let result = try ReplayCommand.run(events, options, fonts: fonts)
+                    if setting.filter == .off && unfiltered == nil { unfiltered = result }
+                    let f = ReplayFeel(result, finger: setting.filter == .off ? nil : unfiltered)
                     print("case=feel recording=\(recording.name) rate=\(rate) setting=\(setting.name)"
                           + " lag_p50=\(format(f.lagP50)) lag_p95=\(format(f.lagP95))"
                           + " time_lag_p50=\(format(f.timeLagP50, digits: 1)) time_lag_p95=\(format(f.timeLagP95, digits: 1))"

@@ -110,4 +110,35 @@ struct FrameSamplingTests {
         let rests = PanResampler.Sampling(intervals: [0.016, 0.016, 0.030, 0.016, 0.032, 0.016, 0.016, 0.016, 0.016])
         #expect(abs(rests.delay - (0.017 - rests.extrapolation)) < 1e-9)
     }
+
+    @Test("a screen that reports evenly extrapolates less the noisier its velocity; an uneven one keeps the allowance its intervals make")
+    func noiseRule() {
+        let even = Array(repeating: 0.014, count: 8)
+        let quiet = PanResampler.Sampling(intervals: even, noise: Array(repeating: 0, count: 9))
+        let noisy = PanResampler.Sampling(intervals: even, noise: [0.1, 0.12, 0.08, 0.1, 0.1, 0.3, 0.05, 0.1, 0.1])
+        #expect(quiet == PanResampler.Sampling(intervals: even))
+        // The median noise, 0.1: 1 − 3 × 0.1 of the allowance, the rest of it sampled further back.
+        #expect(abs(noisy.extrapolation - quiet.extrapolation * 0.7) < 1e-9)
+        #expect(abs((noisy.delay + noisy.extrapolation) - (quiet.delay + quiet.extrapolation)) < 1e-9)
+        #expect(PanResampler.Sampling(intervals: even, noise: Array(repeating: 0.5, count: 9)).extrapolation == 0, "too noisy: interpolation only")
+        let uneven = [0.007, 0.010, 0.014, 0.019, 0.025, 0.012, 0.009, 0.016, 0.011]
+        #expect(PanResampler.Sampling(intervals: uneven, noise: Array(repeating: 0.4, count: 9)) == PanResampler.Sampling(intervals: uneven))
+    }
+
+    @Test("the velocity's noise is learned from the reports: none for a steady drag, much for points that wander, nothing from a finger at rest")
+    func stepNoise() {
+        func noise(_ position: (Int) -> Double) -> [Double] {
+            var pan = PanRecognizer()
+            for i in 0..<30 {
+                let t = Double(i) * 0.008
+                _ = pan.handle(TouchFrame(timestamp: t, touches: [Touch(id: 1, position: Point(x: 100, y: position(i)), phase: i == 0 ? .began : .moved, timestamp: t)]))
+            }
+            return pan.stepNoise
+        }
+        let steady = noise { 100 + Double($0) * 4 }
+        #expect(steady.count > 20 && steady.allSatisfy { $0 < 1e-9 })
+        let wandering = noise { 100 + Double($0) * 4 + ($0 % 2 == 0 ? 1.5 : -1.5) }
+        #expect(wandering.count > 20 && wandering.sorted()[wandering.count / 2] > 0.5)
+        #expect(noise { _ in 100 }.isEmpty, "a finger at rest moves too slowly to tell")
+    }
 }
