@@ -43,11 +43,15 @@ public struct FrameScheduler: Sendable, Equatable {
     public static let minimumWindow = 0.003
     /// Frame costs kept, the newest last, seconds.
     public private(set) var costs: [Double] = []
-    /// The learned window before misses widen it, seconds: taken from `costs` when one is
-    /// recorded (once a frame), not at every question the loop asks.
+    /// The learned window before misses widen it, seconds: taken from `costs` at every eighth
+    /// one recorded (from the eighth on), not at every question the loop asks nor at every
+    /// frame (a sort of 64 costs was 2,000 instructions of a 77,000-instruction spinner frame).
+    /// A miss widens the window at once either way.
     private var costWindow = FrameScheduler.defaultWindow
     /// What misses added to the window, seconds.
     public private(set) var widening = 0.0
+    /// Costs recorded so far.
+    private var recorded = 0
     /// Frames on the glass in time since the last miss (or the last narrowing).
     private var framesInTime = 0
     /// Vblanks missed: frames that reached the glass after the vblank they were started for.
@@ -93,7 +97,8 @@ public struct FrameScheduler: Sendable, Equatable {
         guard cost.isFinite, cost >= 0 else { return }
         costs.append(cost)
         if costs.count > 64 { costs.removeFirst() }
-        guard costs.count >= 8 else { return }
+        recorded += 1
+        guard costs.count >= 8, recorded % 8 == 0 else { return }
         let sorted = costs.sorted()
         costWindow = max(Self.minimumWindow, sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.9))] + Self.margin)
     }
