@@ -75,6 +75,11 @@ struct RuntimeTests {
             #expect(abs(vblanks - vblanks.rounded()) < 1e-6, "a frame started at \(start)")
         }
         #expect(kiosk.stage.presenter.missedVblanks == 0)
+        // The statistics SIGUSR1 logs: the drag's frames flipped a period apart, none missed.
+        let statistics = kiosk.stage.statistics
+        #expect(statistics.flipIntervals.count > 20 && statistics.flipIntervals.allSatisfy { abs($0 - 1.0 / 60) < 1e-6 }, "\(statistics.flipIntervals)")
+        #expect(statistics.missedVblanks == 0 && statistics.summary.contains("flips p50 16.67 ms apart, p95 16.67 ms"), "\(statistics.summary)")
+        #expect(statistics.summary.hasSuffix("0 vblanks missed"), "\(statistics.summary)")
         // Sample to glass: the window plus the screen's delay, on every frame that sampled.
         let sampled = kiosk.stage.sampleToGlass
         #expect(sampled.count > 20, "\(sampled.count) frames sampled")

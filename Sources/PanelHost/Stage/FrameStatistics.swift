@@ -17,6 +17,17 @@ public struct FrameStatistics: Sendable {
     public private(set) var latencies: [Double] = []
     /// Drawing and copy times, seconds.
     public private(set) var renders: [Double] = []
+    /// Seconds between one frame's presentation and the next's, where the next was started
+    /// while the last was on the glass (back-to-back frames, as a drag draws them): on a card
+    /// with a vblank, whole periods (`display.frame-window` at work), one period when none is
+    /// missed.
+    public private(set) var flipIntervals: [Double] = []
+    /// Vblanks missed: frames on the glass after the vblank they were started for (the frame
+    /// presenter's scheduler counts them; `add(missedVblanks:)`).
+    public private(set) var missedVblanks = 0
+    /// Whether the frames are paced by a vblank (`add(missedVblanks:)` was called: a card),
+    /// and the summary tells the flips' cadence and the vblanks missed.
+    public private(set) var paced = false
     private var last: FrameTiming?
 
     /// Statistics for a panel refreshing every `period` seconds (a frame later than one period after its predecessor counts as dropped).
@@ -34,7 +45,16 @@ public struct FrameStatistics: Sendable {
             let missed = Int(((timing.presentedAt - last.presentedAt) / period).rounded()) - 1
             if missed > 0 { dropped += missed }
         }
+        if let last, timing.drawnAt - last.presentedAt < period, timing.presentedAt > last.presentedAt {
+            flipIntervals.append(timing.presentedAt - last.presentedAt)
+        }
         last = timing
+    }
+
+    /// Counts `count` vblanks missed since the last frame.
+    public mutating func add(missedVblanks count: Int) {
+        paced = true
+        missedVblanks += max(0, count)
     }
 
     /// The value below which `fraction` of `values` lie (nearest rank); nil for none.
@@ -46,7 +66,8 @@ public struct FrameStatistics: Sendable {
     }
 
     /// One log line: `frames 120, dropped 1; touch to glass p50 14.2 ms, p95 ..., p99 ...
-    /// (37 frames with touch); render p50 0.41 ms, p99 1.20 ms`.
+    /// (37 frames with touch); render p50 0.41 ms, p99 1.20 ms`, then, on a card that paces
+    /// frames, `; flips p50 16.67 ms apart, p95 16.68 ms (40 back to back); 0 vblanks missed`.
     public var summary: String {
         func ms(_ v: Double?) -> String { v.map { TextFormat.fixed($0 * 1000, decimals: 2) + " ms" } ?? "-" }
         var line = "frames \(frames), dropped \(dropped)"
@@ -56,7 +77,12 @@ public struct FrameStatistics: Sendable {
             line += "; touch to glass p50 \(ms(Self.percentile(latencies, 0.5))), p95 \(ms(Self.percentile(latencies, 0.95))), "
                 + "p99 \(ms(Self.percentile(latencies, 0.99))) (\(latencies.count) frames with touch)"
         }
-        return line + "; render p50 \(ms(Self.percentile(renders, 0.5))), p99 \(ms(Self.percentile(renders, 0.99)))"
+        line += "; render p50 \(ms(Self.percentile(renders, 0.5))), p99 \(ms(Self.percentile(renders, 0.99)))"
+        if paced, !flipIntervals.isEmpty {
+            line += "; flips p50 \(ms(Self.percentile(flipIntervals, 0.5))) apart, p95 \(ms(Self.percentile(flipIntervals, 0.95)))"
+                + " (\(flipIntervals.count) back to back); \(missedVblanks) vblank\(missedVblanks == 1 ? "" : "s") missed"
+        }
+        return line
     }
 
     /// Starts a new window.
@@ -65,6 +91,8 @@ public struct FrameStatistics: Sendable {
         dropped = 0
         latencies.removeAll()
         renders.removeAll()
+        flipIntervals.removeAll()
+        missedVblanks = 0
         last = nil
     }
 }
