@@ -167,6 +167,55 @@ final class OneShotServer: @unchecked Sendable {
 
 @Suite("Row fields")
 struct RowFieldTests {
+    @Test("a feed that wraps its list in an object: its one list is taken, or the member data.list names; a wrapper with none or several says so and how to choose")
+    func wrapped() throws {
+        var fields = ItemParser.Fields(title: "destination", subtitle: "line")
+        let feed = #"{"station": "Central", "updated": "2026-12-04T18:00:00+01:00", "departures": [{"destination": "Airport", "line": "S1"}, {"destination": "Harbour", "line": "S3"}]}"#
+        // Pretty-printed over lines as most APIs send it: still one object, not JSON lines.
+        let pretty = feed.replacing(", ", with: ",\n  ")
+        for text in [feed, pretty] {
+            #expect(try ItemParser.parse(Data(text.utf8), source: "t", fields: fields).map(\.title) == ["Airport", "Harbour"])
+        }
+        fields.list = ["data", "departures"]
+        let nested = #"{"meta": {"count": 1}, "data": {"departures": [{"destination": "Airport"}], "alerts": []}}"#
+        #expect(try ItemParser.parse(Data(nested.utf8), source: "t", fields: fields).map(\.title) == ["Airport"])
+        #expect(throws: DataSourceError.malformed(source: "t", reason: "the answer has no \"data\" (data.list); its members: station, updated, departures")) {
+            try ItemParser.parse(Data(feed.utf8), source: "t", fields: fields)
+        }
+        fields.list = ["data", "alerts"]
+        #expect(try ItemParser.parse(Data(nested.utf8), source: "t", fields: fields).isEmpty)
+        fields.list = ["meta", "count"]
+        #expect(throws: DataSourceError.malformed(source: "t", reason: "\"meta.count\" (data.list) is not a list")) {
+            try ItemParser.parse(Data(nested.utf8), source: "t", fields: fields)
+        }
+        fields.list = []
+        // Two lists: which one is the operator's to say; none: no list at all (it was "item 1 has no string").
+        #expect(throws: DataSourceError.malformed(source: "t", reason: "the answer is an object, not a list of items: set data.list to the member that holds the list (\"departures\", \"alerts\")")) {
+            try ItemParser.parse(Data(#"{"departures": [], "alerts": []}"#.utf8), source: "t", fields: fields)
+        }
+        #expect(throws: DataSourceError.malformed(source: "t", reason: "the answer is an object, not a list of items: none of its members is a list")) {
+            try ItemParser.parse(Data(#"{"station": "Central"}"#.utf8), source: "t", fields: fields)
+        }
+        // An item with a list of its own in JSON lines stays an item.
+        let item = #"{"destination": "Airport", "stops": ["A", "B"]}"#
+        #expect(try ItemParser.parse(Data(item.utf8), source: "t", fields: fields).map(\.title) == ["Airport"])
+        // A bare list where the configuration expects a wrapper says so.
+        fields.list = ["departures"]
+        #expect(throws: DataSourceError.malformed(source: "t", reason: "the answer is a list, not an object with \"departures\" (data.list)")) {
+            try ItemParser.parse(Data(#"[{"destination": "Airport"}]"#.utf8), source: "t", fields: fields)
+        }
+    }
+
+    @Test("data.list: names joined by dots; an empty name is refused")
+    func listKey() throws {
+        var c = KioskConfiguration()
+        try c.set("data.list", "data.departures")
+        #expect(c.rowFields.list == ["data", "departures"])
+        try c.set("data.list", "")
+        #expect(c.rowFields.list.isEmpty)
+        #expect(throws: ConfigurationError.self) { try c.set("data.list", "data..departures") }
+    }
+
     @Test("the configured fields become title and subtitle")
     func fields() throws {
         let items = try ItemParser.parse(Data(#"[{"name":"Ada","role":"engineer"}]"#.utf8), source: "t",

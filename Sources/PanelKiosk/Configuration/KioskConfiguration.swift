@@ -422,6 +422,10 @@ public struct KioskConfiguration: KeyedConfiguration {
         Key(section: "data", name: "timeout", doc: "seconds a command or request may take (0.1 to 600)") { $0.timeout = try V.number($1, 0.1...600) },
         Key(section: "data", name: "page-size", doc: "items per page; a shorter page means no more data (1 to 1000)") { $0.pageSize = try V.integer($1, 1...1000) },
         Key(section: "data", name: "refresh-seconds", doc: "how long the sample source takes to load, seconds (0 to 60)") { $0.refreshSeconds = try V.number($1, refreshSecondsRange) },
+        Key(section: "data", name: "list", doc: "where the list is in an answer that wraps it in an object: a member's name, or names joined by dots from the outside in (data.departures); empty: the answer itself is the list, or it is an object without a title whose one member that is a list is it") {
+            $0.rowFields.list = $1.isEmpty ? [] : $1.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard !$0.rowFields.list.contains(where: \.isEmpty) else { throw ConfigurationValueError("\"\($1)\" has an empty member name") }
+        },
         Key(section: "rows", name: "title", doc: "the item field shown as a row's title") { $0.rowFields.title = $1 },
         Key(section: "rows", name: "subtitle", doc: "the item field shown under it") { $0.rowFields.subtitle = $1 },
         Key(section: "rows", name: "image", doc: "the item field holding the row's picture: an absolute file path or an http(s) URL of a PNG, JPEG or WebP (told by its bytes). When any item of the list has one, every row gets a picture column, with a placeholder while it loads and a broken mark when it cannot be shown") { $0.rowFields.image = $1 },

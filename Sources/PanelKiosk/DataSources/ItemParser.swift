@@ -26,6 +26,11 @@ public enum ItemParser {
         public var id = "id"
         /// The field holding the language of the item's texts (a BCP 47 tag).
         public var language = "lang"
+        /// Where the list is in an answer that wraps it in an object (`data.list`): member
+        /// names from the outside in (`["data", "departures"]`). Empty: the answer is the list,
+        /// or an object without a title whose one member that is an array is the list (most
+        /// feeds wrap theirs: `{"station": …, "departures": [ … ]}`).
+        public var list: [String] = []
         /// Fields named `title` and `subtitle` (and `image`, `detail`, `badge`, `body`).
         public init(title: String = "title", subtitle: String = "subtitle") { (self.title, self.subtitle) = (title, subtitle) }
     }
@@ -73,7 +78,12 @@ public enum ItemParser {
         }
         let first = bytes.firstIndex { !isBlank($0) } ?? bytes.endIndex
         if bytes[first] == UInt8(ascii: "[") {
+            guard fields.list.isEmpty else {
+                throw DataSourceError.malformed(source: source, reason: "the answer is a list, not an object with \"\(fields.list.joined(separator: "."))\" (data.list)")
+            }
             try eachElement(of: bytes[...], from: first, source: source, take)
+        } else if bytes[first] == UInt8(ascii: "{"), let list = try wrappedList(bytes[...], from: first, source: source, fields: fields) {
+            try eachElement(of: bytes[list], from: list.lowerBound, source: source, take)
         } else {
             var number = 0
             for (line, text) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {
@@ -96,6 +106,68 @@ public enum ItemParser {
                         + "the \(leftOut) after them are left out")
         }
         return items
+    }
+
+    /// The bytes of the list an object wraps (`Fields.list`, or its one array member when the
+    /// object is the whole answer and has no title); nil when the answer is JSON lines (the
+    /// object is an item). Only the path's members are read: the list is parsed an item at a
+    /// time as a bare one is.
+    private static func wrappedList(_ bytes: ArraySlice<UInt8>, from start: Int, source: String, fields: Fields) throws -> Range<Int>? {
+        func blanksSkipped(_ from: Int) -> Int { bytes[from...].firstIndex { !isBlank($0) } ?? bytes.endIndex }
+        func malformed(_ reason: String) -> DataSourceError { .malformed(source: source, reason: reason) }
+        /// The members of the object at `at` (a `{`): each name and its value's bytes; nil when
+        /// it is not one well-formed object.
+        func members(at: Int) -> (list: [(name: String, value: Range<Int>)], end: Int)? {
+            var list: [(name: String, value: Range<Int>)] = []
+            var at = blanksSkipped(at + 1)
+            if at < bytes.endIndex, bytes[at] == UInt8(ascii: "}") { return (list, at + 1) }
+            while at < bytes.endIndex {
+                var shape = JSONShape()
+                guard bytes[at] == UInt8(ascii: "\""), let nameEnd = shape.valueEnd(in: bytes, from: at),
+                      case .string(let name)? = try? JSONValue.parse(bytes[at..<nameEnd]) else { return nil }
+                at = blanksSkipped(nameEnd)
+                guard at < bytes.endIndex, bytes[at] == UInt8(ascii: ":") else { return nil }
+                at = blanksSkipped(at + 1)
+                guard at < bytes.endIndex, let valueEnd = shape.valueEnd(in: bytes, from: at) else { return nil }
+                list.append((name, at..<valueEnd))
+                at = blanksSkipped(valueEnd)
+                guard at < bytes.endIndex else { return nil }
+                if bytes[at] == UInt8(ascii: "}") { return (list, at + 1) }
+                guard bytes[at] == UInt8(ascii: ",") else { return nil }
+                at = blanksSkipped(at + 1)
+            }
+            return nil
+        }
+        func isArray(_ range: Range<Int>) -> Bool { bytes[range.lowerBound] == UInt8(ascii: "[") }
+        if fields.list.isEmpty {
+            // JSON lines start with an object too: only a whole answer that is one object
+            // without a title is a wrapper.
+            guard let object = members(at: start), bytes[object.end...].allSatisfy(isBlank),
+                  !object.list.contains(where: { $0.name == fields.title }) else { return nil }
+            let arrays = object.list.filter { isArray($0.value) }
+            guard arrays.count == 1 else {
+                let names = arrays.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                throw malformed("the answer is an object, not a list of items: "
+                                + (arrays.isEmpty ? "none of its members is a list" : "set data.list to the member that holds the list (\(names))"))
+            }
+            return arrays[0].value
+        }
+        var at = start
+        for (depth, name) in fields.list.enumerated() {
+            let path = fields.list[...depth].joined(separator: ".")
+            guard bytes[at] == UInt8(ascii: "{") else { throw malformed("\"\(path)\" (data.list) is inside something that is not an object") }
+            guard let object = members(at: at) else { throw malformed("not a JSON object where data.list looks for \"\(path)\"") }
+            if depth == 0, !bytes[object.end...].allSatisfy(isBlank) { throw malformed("more after the object") }
+            guard let member = object.list.last(where: { $0.name == name }) else {
+                throw malformed("the answer has no \"\(path)\" (data.list); its members: \(object.list.map(\.name).joined(separator: ", "))")
+            }
+            at = member.value.lowerBound
+            if depth == fields.list.count - 1 {
+                guard isArray(member.value) else { throw malformed("\"\(path)\" (data.list) is not a list") }
+                return member.value
+            }
+        }
+        return nil
     }
 
     /// Calls `take` with each element of the JSON array at `start` (a parse of it, and its
