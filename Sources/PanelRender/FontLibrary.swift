@@ -92,6 +92,24 @@ public final class FontLibrary: TextMeasurer {
         didSet { if language != oldValue { layouts.removeAll() } }
     }
 
+    /// fontconfig's language for a BCP 47 tag. Its languages are ISO 639 codes with at most a
+    /// region ("zh-tw", "sr"), and FcLangNormalize refuses a script subtag: "zh-Hans" (the
+    /// configuration's own example) printed "Fontconfig warning: ignoring zh-Hans: not a valid
+    /// region tag" twice per item and lost the language. A region is kept; for Chinese without
+    /// one the script says which (Hant: zh-tw, Hans: zh-cn); other scripts are left out
+    /// (sr-Latn: sr). Nil for what is no language tag.
+    public static func fontconfigLanguage(_ tag: String) -> String? {
+        let parts = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.lowercased() }
+        guard let language = parts.first, (2...3).contains(language.count),
+              language.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+        let rest = parts.dropFirst()
+        if let region = rest.first(where: { $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isLetter } }) {
+            return language + "-" + region
+        }
+        if language == "zh", let script = rest.first(where: { $0.count == 4 }) { return script == "hant" ? "zh-tw" : "zh-cn" }
+        return language
+    }
+
     /// The BCP 47 tag of a POSIX locale name: "ja_JP.UTF-8" is "ja-JP", "sr_RS@latin"
     /// "sr-RS"; "C", "POSIX" and an empty name are none.
     public static func languageTag(locale: String) -> String? {
@@ -201,7 +219,8 @@ public final class FontLibrary: TextMeasurer {
             file = known
         } else {
             var found: FontFile?
-            if let pattern = panel_fc_pattern_covering(font.family, Self.weight(font), scalar, color ? 1 : 0, language) {
+            if let pattern = panel_fc_pattern_covering(font.family, Self.weight(font), scalar, color ? 1 : 0,
+                                                       language.flatMap(Self.fontconfigLanguage)) {
                 found = match(pattern)
                 FcPatternDestroy(pattern)
             }

@@ -171,6 +171,14 @@ struct WritingSystemTests {
         #expect(FontLibrary.languageTag(locale: "") == nil)
     }
 
+    @Test("fontconfig is asked in its own language codes: a script subtag (zh-Hans, as configuration.md's example) becomes the region that writes it, never a warning and a dropped language")
+    func fontconfigLanguages() {
+        let cases: [(String, String?)] = [("zh-Hans", "zh-cn"), ("zh-Hant", "zh-tw"), ("zh-Hant-HK", "zh-hk"), ("zh-TW", "zh-tw"),
+                                          ("zh", "zh"), ("sr-Latn", "sr"), ("sr-Cyrl-RS", "sr-rs"), ("ja", "ja"), ("pt_BR", "pt-br"),
+                                          ("", nil), ("x", nil), ("12-ab", nil)]
+        for (tag, expected) in cases { #expect(FontLibrary.fontconfigLanguage(tag) == expected, "\(tag)") }
+    }
+
     // MARK: Vertical text
 
     @Test("the trailer's vertical text: one cluster a line, an empty line between words")
