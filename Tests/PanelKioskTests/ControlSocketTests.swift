@@ -170,6 +170,13 @@ struct ControlSocketTests {
         // As PNG, to a file and to standard output.
         let (png, bytes, _) = try runProgram(["ctl", "screenshot", "-", "--socket", socket])
         #expect(png == 0 && Array(bytes.prefix(8)) == [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+        // Blank, the glass is dark: said, not shown lit; awake, shown again.
+        #expect(try runProgram(["ctl", "blank", "--socket", socket]).0 == 0)
+        let (dark, _, said) = try runProgram(["ctl", "screenshot", dir + "/dark.ppm", "--socket", socket])
+        #expect(dark == 1 && said.contains("the panel is blank: the glass shows nothing"), "\(said)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/dark.ppm"))
+        #expect(try runProgram(["ctl", "wake", "--socket", socket]).0 == 0)
+        #expect(try runProgram(["ctl", "screenshot", dir + "/lit.ppm", "--socket", socket]).0 == 0)
     }
 
     @Test("16 screenshots at once at 1080p: one is taken at a time, the others are told busy; the peak stays low and the memory comes back",

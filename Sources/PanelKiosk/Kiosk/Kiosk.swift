@@ -135,6 +135,10 @@ public final class Kiosk {
             // One at a time: each holds a copy of the glass and its encoder's buffers (16 at once
             // at 4K peaked at 619 MB and stalled the loop 6.5 s copying them).
             guard !takingScreenshot else { return answer(.error("busy: a screenshot is being taken; ask again when it is done")) }
+            // The glass is dark (or another session has the card): the buffer still holds the
+            // last lit frame, which is not what anyone in the room sees.
+            if host.display.isBlank { return answer(.error("the panel is blank: the glass shows nothing (ctl wake, or a touch, lights it)")) }
+            if host.display.isPaused { return answer(.error("the panel is paused: another session has the display, and the glass is not this kiosk's")) }
             guard let snapshot = host.display.glassSnapshot() else { return answer(.error("nothing is on the glass yet")) }
             takingScreenshot = true
             host.executor.execute(in: nil, {
