@@ -183,9 +183,22 @@ public final class HeadlessDisplay: ImmediateDisplay {
         frame.completion()
     }
 
-    /// A display in memory of `width`×`height` pixels.
+    /// How far the picture is turned on its glass, clockwise (`display.rotation`): the UI lays
+    /// out in `width`×`height`, the glass is that turned (`glassSnapshot`, `ctl screenshot`),
+    /// as on a card.
+    public let rotation: Rotation
+
+    /// A display in memory of `width`×`height` pixels (the picture's).
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) {
-        (self.width, self.height, self.format) = (width, height, format)
+        (self.width, self.height, self.format, self.rotation) = (width, height, format, .none)
+        backSurface = Surface(width: width, height: height, format: format)
+    }
+
+    /// A display in memory whose glass is `glassWidth`×`glassHeight` pixels with the picture
+    /// turned by `rotation` on it (a portrait UI on a landscape panel, simulated headless).
+    public init(glassWidth: Int, glassHeight: Int, rotation: Rotation, format: PixelFormat = .xrgb8888) {
+        (width, height) = rotation.swapsSides ? (glassHeight, glassWidth) : (glassWidth, glassHeight)
+        (self.format, self.rotation) = (format, rotation)
         backSurface = Surface(width: width, height: height, format: format)
     }
 
@@ -222,13 +235,20 @@ public final class HeadlessDisplay: ImmediateDisplay {
 
     /// Records the state; nothing to turn off.
     public func setBlank(_ blank: Bool) throws { isBlank = blank }
-    /// "headless WxH".
-    public var summary: String { "headless \(width)x\(height)" }
+    /// "headless WxH", and the turn when there is one ("headless 480x800, turned 90° on its
+    /// 800x480 glass").
+    public var summary: String {
+        guard rotation != .none else { return "headless \(width)x\(height)" }
+        let glass = rotation.swapsSides ? "\(height)x\(width)" : "\(width)x\(height)"
+        return "headless \(width)x\(height), turned \(rotation.rawValue)° on its \(glass) glass"
+    }
     /// Nothing to give back.
     public func close() {}
 
     /// The frame on show, as a PNG file.
     public func savePNG(to path: String) throws { try PNG.write(backSurface, to: path) }
-    /// The frame in memory, which is what a headless display shows (nil before the first frame).
-    public func glassSnapshot() -> GlassSnapshot? { framesPresented > 0 ? GlassSnapshot(backSurface) : nil }
+    /// The frame in memory as its glass shows it, turned by `rotation` (nil before the first frame).
+    public func glassSnapshot() -> GlassSnapshot? {
+        framesPresented > 0 ? GlassSnapshot(backSurface.onGlass(turnedBy: rotation)) : nil
+    }
 }

@@ -134,6 +134,20 @@ public final class ScanoutTarget {
     }
 }
 
+extension Surface {
+    /// This picture as the glass shows it when turned by `rotation` clockwise: a new surface
+    /// with width and height exchanged for 90 and 270 degrees (the copy a display turned by
+    /// `display.rotation` makes); itself when not turned.
+    public func onGlass(turnedBy rotation: Rotation) -> Surface {
+        guard rotation != .none else { return self }
+        let (w, h) = rotation.swapsSides ? (height, width) : (width, height)
+        let glass = Surface(width: w, height: h, format: format)
+        ScanoutTarget(pixels: glass.pixels, width: w, height: h, stride: glass.stride, format: format)
+            .store(PixelRect(x: 0, y: 0, width: width, height: height), from: self, rotation: rotation)
+        return glass
+    }
+}
+
 extension ScanoutTarget {
     /// Side of the square tiles a turned copy walks, pixels. The glass is written row by row
     /// inside a tile (runs of whole cache lines, what write-combined memory needs); the

@@ -64,7 +64,8 @@ public struct Configuration: KeyedConfiguration {
     public var mode: (width: Int, height: Int)?
     /// `display.framebuffer`: the fbdev node.
     public var framebuffer = "/dev/fb0"
-    /// `display.headless-size`: the headless display's pixels.
+    /// `display.headless-size`: the headless display's glass, pixels (`display.rotation` turns
+    /// the picture on it).
     public var headlessSize = (width: 800, height: 480)
     /// `display.window-size`: the desktop window's pixels when it opens (it can be resized).
     public var windowSize = (width: 800, height: 480)
@@ -194,7 +195,7 @@ public struct Configuration: KeyedConfiguration {
             default: $0.frameWindow = .fixed(try ConfigurationValue.number($1, 1...50) / 1000)
             }
         },
-        ConfigurationKey(section: "display", name: "headless-size", doc: "WIDTHxHEIGHT of the headless display") { $0.headlessSize = try ConfigurationValue.size($1) },
+        ConfigurationKey(section: "display", name: "headless-size", doc: "WIDTHxHEIGHT of the headless display's glass; display.rotation turns the picture on it as on a panel (90: the UI lays out HEIGHTxWIDTH)") { $0.headlessSize = try ConfigurationValue.size($1) },
         ConfigurationKey(section: "display", name: "window-size", doc: "WIDTHxHEIGHT of the desktop window when it opens") { $0.windowSize = try ConfigurationValue.size($1) },
         ConfigurationKey(section: "display", name: "window-title", doc: "the desktop window's title (PanelRefresh)") { $0.windowTitle = $1 },
     ]

@@ -21,7 +21,8 @@ extension Configuration {
         }
         switch backend {
         case .headless:
-            return HeadlessDisplay(width: headlessSize.width, height: headlessSize.height)
+            // display.headless-size is the glass's; the picture is turned on it as on a card.
+            return HeadlessDisplay(glassWidth: headlessSize.width, glassHeight: headlessSize.height, rotation: displayRotation)
         case .window:
             return try window()
         case .drm:

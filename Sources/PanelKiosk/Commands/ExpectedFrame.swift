@@ -46,14 +46,7 @@ public enum ExpectedFrame {
     }
 
     /// The picture as the glass shows it when turned by `rotation` (the display's copy).
-    public static func onGlass(_ picture: Surface, rotation: Rotation) -> Surface {
-        guard rotation != .none else { return picture }
-        let (w, h) = rotation.swapsSides ? (picture.height, picture.width) : (picture.width, picture.height)
-        let glass = Surface(width: w, height: h)
-        ScanoutTarget(pixels: glass.pixels, width: w, height: h, stride: glass.stride, format: glass.format)
-            .store(PixelRect(x: 0, y: 0, width: picture.width, height: picture.height), from: picture, rotation: rotation)
-        return glass
-    }
+    public static func onGlass(_ picture: Surface, rotation: Rotation) -> Surface { picture.onGlass(turnedBy: rotation) }
 
     /// P6 PPM, as QEMU's screendump writes.
     public static func ppm(_ surface: Surface) -> [UInt8] {
