@@ -9,6 +9,12 @@ struct Bidi {
     let levels: [FriBidiLevel]
     /// The paragraph's direction: its first strong character's, else the fallback's.
     let isRightToLeft: Bool
+    /// The direction its characters are ordered in: the paragraph's, except that a paragraph
+    /// with no strong character and no Arabic-Indic digit (a count, a time, a sign and a
+    /// number in European digits) keeps its own order in a right-to-left UI: a badge's "+2"
+    /// read "2+" in Arabic and Hebrew. It still aligns as the UI does (`isRightToLeft`). A
+    /// number in Arabic-Indic digits ("٤٫٥٠ €") is written in the UI's direction, its sign after it.
+    let ordersRightToLeft: Bool
 
     /// The levels of `scalars`; a paragraph with no strong character takes `rightToLeftWhenNeutral`.
     /// FriBidi failing (it allocates) leaves every character at the fallback's level.
@@ -30,6 +36,21 @@ struct Bidi {
         } else {
             isRightToLeft = result == 1
         }
+        var ordersRightToLeft = isRightToLeft
+        let arabicDigits = scalars.contains { (0x0660...0x066C).contains($0) || (0x06F0...0x06F9).contains($0) }
+        if rightToLeftWhenNeutral, result == 1, !arabicDigits {
+            // Right to left from the fallback or from a strong character? Asked again with the
+            // left-to-right fallback: still right to left means a strong character said so.
+            var neutralLevels = [FriBidiLevel](repeating: 0, count: count)
+            let again = scalars.withUnsafeBufferPointer { text in
+                panel_bidi_levels(text.baseAddress, FriBidiStrIndex(count), 0, &types, &brackets, &neutralLevels)
+            }
+            if again == 0 {
+                levels = neutralLevels
+                ordersRightToLeft = false
+            }
+        }
+        self.ordersRightToLeft = ordersRightToLeft
         self.types = types
         self.levels = levels
     }
@@ -43,7 +64,7 @@ struct Bidi {
         for i in range { map[i] = FriBidiStrIndex(i) }
         let failed = types.withUnsafeBufferPointer { types in
             panel_bidi_reorder_line(types.baseAddress, FriBidiStrIndex(range.lowerBound), FriBidiStrIndex(range.count),
-                                    isRightToLeft ? 1 : 0, &lineLevels, &map) != 0
+                                    ordersRightToLeft ? 1 : 0, &lineLevels, &map) != 0
         }
         var positions: [Int: Int] = [:]
         positions.reserveCapacity(range.count)

@@ -302,7 +302,7 @@ extension FontLibrary {
                                       x: pen, y: 0, advance: ellipsis.advance))
             pen += ellipsis.advance
         }
-        if bidi.isRightToLeft { putEllipsis() }
+        if bidi.ordersRightToLeft { putEllipsis() }
         for piece in pieces {
             for g in piece.run.glyphs {
                 placed.append(PlacedGlyph(face: piece.run.face, index: g.index, cluster: g.cluster,
@@ -310,7 +310,7 @@ extension FontLibrary {
                 pen += g.advance
             }
         }
-        if !bidi.isRightToLeft { putEllipsis() }
+        if !bidi.ordersRightToLeft { putEllipsis() }
         return TextLine(glyphs: placed, width: pen, range: shown, isTruncated: truncated)
     }
 

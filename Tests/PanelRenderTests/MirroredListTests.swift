@@ -38,6 +38,29 @@ struct MirroredListTests {
         #expect(trailer.arrowView.frame.midX > trailer.frame.width / 2)
     }
 
+    @Test("a count, a sign and a time keep their own order in a right-to-left UI (the badge's +2 read 2+), still aligned to the right; Arabic text runs right to left as before")
+    func neutralOrder() throws {
+        let fonts = try FontLibrary()
+        func glyphOrder(_ text: String) -> (clusters: [Int], rightToLeft: Bool) {
+            let laid = fonts.layout(text, font: .system(14), pixels: 14, width: 300, maxLines: 1, rightToLeftWhenNeutral: true)
+            let glyphs = laid.lines[0].glyphs.sorted { $0.x < $1.x }
+            return (glyphs.map { Int($0.cluster) }, laid.isRightToLeft)
+        }
+        for text in ["+2", "12:05", "-3"] {
+            let (clusters, rightToLeft) = glyphOrder(text)
+            #expect(clusters == clusters.sorted(), "\(text): shown left to right, \(clusters)")
+            #expect(rightToLeft, "\(text): aligned as the UI")
+        }
+        // A price in Arabic-Indic digits keeps the paragraph's order: the euro sign at the left.
+        #expect(glyphOrder("٤٫٥٠ €").clusters.first == 5)
+        // Strong right-to-left text is still shown right to left: its first character rightmost.
+        let (arabic, rightToLeft) = glyphOrder("جديد")
+        #expect(rightToLeft && arabic.first == arabic.max())
+        // Left to right in a left-to-right UI, as before.
+        let plain = fonts.layout("+2", font: .system(14), pixels: 14, width: 300, maxLines: 1)
+        #expect(!plain.isRightToLeft)
+    }
+
     @Test("dragged right past the last column, the trailer arms (its pull mirrored): golden frame")
     func pull() throws {
         let (stage, trailer) = try stage()
