@@ -25,6 +25,9 @@ public struct FrameTiming: Sendable, Hashable {
     public var sampleTime: Double?
     /// Sample to glass, seconds: how old the finger's place the frame shows is when it shows.
     public var sampleLatency: Double? { sampleTime.map { presentedAt - $0 } }
+    /// Vblanks this frame missed: on the glass that many after the vblank it was started for
+    /// (`FrameScheduler`); nil on a display that does not pace frames by a vblank.
+    public var missedVblanks: Int?
 }
 
 /// Draws a screen's frames on a display: the frame pass, the renderer on the damaged area,
@@ -161,7 +164,7 @@ public final class FramePresenter {
                                          presentedAt: self.display.lastPresentationTime ?? end)
                 timing.sampleTime = sample
                 self.scheduler?.record(cost: timing.renderSeconds)
-                self.scheduler?.presented(at: timing.presentedAt, target: aim)
+                timing.missedVblanks = self.scheduler?.presented(at: timing.presentedAt, target: aim)
                 self.lastTiming = timing
                 self.onFramePresented?(timing)
             }

@@ -105,10 +105,11 @@ public struct FrameScheduler: Sendable, Equatable {
 
     /// A frame reached the glass at `presented` (seconds), started for the vblank `target`:
     /// the grid follows `presented`; a frame a vblank or more late counts its missed vblanks
-    /// and widens the window.
-    public mutating func presented(at presented: Double, target: Double?) {
+    /// and widens the window. Returns the vblanks this frame missed (0 in time or with no target).
+    @discardableResult
+    public mutating func presented(at presented: Double, target: Double?) -> Int {
         if presented.isFinite { phase = presented }
-        guard let target else { return }
+        guard let target else { return 0 }
         let late = ((presented - target) / period).rounded()
         if late >= 1 {
             missedVblanks += Int(late)
@@ -121,5 +122,6 @@ public struct FrameScheduler: Sendable, Equatable {
                 framesInTime = 0
             }
         }
+        return late >= 1 ? Int(late) : 0
     }
 }

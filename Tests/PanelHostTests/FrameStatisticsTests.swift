@@ -14,8 +14,9 @@ struct FrameStatisticsTests {
             let late = k == 5 ? period : 0
             let start = presented + period - 0.005
             presented += period + late
-            paced.record(FrameTiming(inputTime: start - 0.01, drawnAt: start, renderSeconds: 0.002, presentedAt: presented))
-            paced.add(missedVblanks: k == 5 ? 1 : 0)
+            var timing = FrameTiming(inputTime: start - 0.01, drawnAt: start, renderSeconds: 0.002, presentedAt: presented)
+            timing.missedVblanks = k == 5 ? 1 : 0
+            paced.record(timing)
         }
         #expect(paced.flipIntervals.count == 9)
         #expect(paced.missedVblanks == 1)

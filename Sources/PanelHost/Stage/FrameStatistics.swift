@@ -22,11 +22,11 @@ public struct FrameStatistics: Sendable {
     /// with a vblank, whole periods (`display.frame-window` at work), one period when none is
     /// missed.
     public private(set) var flipIntervals: [Double] = []
-    /// Vblanks missed: frames on the glass after the vblank they were started for (the frame
-    /// presenter's scheduler counts them; `add(missedVblanks:)`).
+    /// Vblanks missed: frames on the glass after the vblank they were started for
+    /// (`FrameTiming.missedVblanks`).
     public private(set) var missedVblanks = 0
-    /// Whether the frames are paced by a vblank (`add(missedVblanks:)` was called: a card),
-    /// and the summary tells the flips' cadence and the vblanks missed.
+    /// Whether the frames are paced by a vblank (their timings say how many they missed: a
+    /// card), and the summary tells the flips' cadence and the vblanks missed.
     public private(set) var paced = false
     private var last: FrameTiming?
 
@@ -48,13 +48,11 @@ public struct FrameStatistics: Sendable {
         if let last, timing.drawnAt - last.presentedAt < period, timing.presentedAt > last.presentedAt {
             flipIntervals.append(timing.presentedAt - last.presentedAt)
         }
+        if let missed = timing.missedVblanks {
+            paced = true
+            missedVblanks += missed
+        }
         last = timing
-    }
-
-    /// Counts `count` vblanks missed since the last frame.
-    public mutating func add(missedVblanks count: Int) {
-        paced = true
-        missedVblanks += max(0, count)
     }
 
     /// The value below which `fraction` of `values` lie (nearest rank); nil for none.

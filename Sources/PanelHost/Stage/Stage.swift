@@ -59,8 +59,6 @@ public final class Stage {
     private var reportedBacklightError = false
     /// Frame timings since the last report.
     public private(set) var statistics = FrameStatistics()
-    /// The presenter's missed vblanks already counted into `statistics`.
-    private var missedVblanksCounted = 0
     private var statisticsSince: Double
     private var touchedSinceReport = false
     /// Seconds between timing reports while the panel is touched.
@@ -273,12 +271,6 @@ public final class Stage {
         content?.framePresented(timing)
         let dropped = statistics.dropped
         statistics.record(timing)
-        // The scheduler counts over the run; the statistics over their window. Only a display
-        // that paces frames by its vblank has a scheduler (a card).
-        if presenter.scheduler != nil {
-            statistics.add(missedVblanks: presenter.missedVblanks - missedVblanksCounted)
-            missedVblanksCounted = presenter.missedVblanks
-        }
         frames += 1
         droppedFrames += max(0, statistics.dropped - dropped)
         if let latency = timing.latency, latency >= 0, latency < 60 { touchToGlass.record(latency) }
