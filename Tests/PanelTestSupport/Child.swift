@@ -68,9 +68,10 @@ public final class Child: @unchecked Sendable {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        func close(all: Bool) {
+        /// Closes both ends of every pipe made so far (the spawn did not happen).
+        func closePipes() {
             for ends in pipes { Glibc.close(ends[0]); Glibc.close(ends[1]) }
-            if all { pipes.removeAll() }
+            pipes.removeAll()
         }
         /// The child's descriptor `target` from `stream`; the test's end of a pipe, else -1.
         func wire(_ stream: Stream, to target: Int32) throws(Failure) -> Int32 {
@@ -88,7 +89,7 @@ public final class Child: @unchecked Sendable {
                 var ends: [Int32] = [-1, -1]
                 guard panel_pipe_cloexec(&ends) == 0 else {
                     let code = errno
-                    close(all: true)
+                    closePipes()
                     throw Failure(executable: executable, code: code)
                 }
                 pipes.append(ends)
@@ -119,7 +120,7 @@ public final class Child: @unchecked Sendable {
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard result == 0 else {
-            close(all: true)
+            closePipes()
             throw Failure(executable: executable, code: result)
         }
         // The child has its own copies; the test keeps only its ends.

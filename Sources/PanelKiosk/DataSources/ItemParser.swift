@@ -113,28 +113,27 @@ public enum ItemParser {
     /// object is an item). Only the path's members are read: the list is parsed an item at a
     /// time as a bare one is.
     private static func wrappedList(_ bytes: ArraySlice<UInt8>, from start: Int, source: String, fields: Fields) throws -> Range<Int>? {
-        func blanksSkipped(_ from: Int) -> Int { bytes[from...].firstIndex { !isBlank($0) } ?? bytes.endIndex }
         func malformed(_ reason: String) -> DataSourceError { .malformed(source: source, reason: reason) }
         /// The members of the object at `at` (a `{`): each name and its value's bytes; nil when
         /// it is not one well-formed object.
         func members(at: Int) -> (list: [(name: String, value: Range<Int>)], end: Int)? {
             var list: [(name: String, value: Range<Int>)] = []
-            var at = blanksSkipped(at + 1)
+            var at = Self.blanksSkipped(bytes, at + 1)
             if at < bytes.endIndex, bytes[at] == UInt8(ascii: "}") { return (list, at + 1) }
             while at < bytes.endIndex {
                 var shape = JSONShape()
                 guard bytes[at] == UInt8(ascii: "\""), let nameEnd = shape.valueEnd(in: bytes, from: at),
                       case .string(let name)? = try? JSONValue.parse(bytes[at..<nameEnd]) else { return nil }
-                at = blanksSkipped(nameEnd)
+                at = Self.blanksSkipped(bytes, nameEnd)
                 guard at < bytes.endIndex, bytes[at] == UInt8(ascii: ":") else { return nil }
-                at = blanksSkipped(at + 1)
+                at = Self.blanksSkipped(bytes, at + 1)
                 guard at < bytes.endIndex, let valueEnd = shape.valueEnd(in: bytes, from: at) else { return nil }
                 list.append((name, at..<valueEnd))
-                at = blanksSkipped(valueEnd)
+                at = Self.blanksSkipped(bytes, valueEnd)
                 guard at < bytes.endIndex else { return nil }
                 if bytes[at] == UInt8(ascii: "}") { return (list, at + 1) }
                 guard bytes[at] == UInt8(ascii: ",") else { return nil }
-                at = blanksSkipped(at + 1)
+                at = Self.blanksSkipped(bytes, at + 1)
             }
             return nil
         }
@@ -178,8 +177,7 @@ public enum ItemParser {
         func notArray(_ why: String, at offset: Int) -> DataSourceError {
             .malformed(source: source, reason: "not a JSON array: \(why) at byte \(offset)")
         }
-        func blanksSkipped(_ from: Int) -> Int { bytes[from...].firstIndex { !isBlank($0) } ?? bytes.endIndex }
-        var at = blanksSkipped(start + 1)
+        var at = Self.blanksSkipped(bytes, start + 1)
         var number = 0
         if at < bytes.endIndex, bytes[at] == UInt8(ascii: "]") {
             at += 1
@@ -197,10 +195,10 @@ public enum ItemParser {
                         throw DataSourceError.malformed(source: source, reason: "item \(index) is not JSON (\(error.reason))")
                     }
                 }, number)
-                at = blanksSkipped(end)
+                at = Self.blanksSkipped(bytes, end)
                 guard at < bytes.endIndex else { throw notArray("the text ends inside it", at: at) }
                 if bytes[at] == UInt8(ascii: ",") {
-                    at = blanksSkipped(at + 1)
+                    at = Self.blanksSkipped(bytes, at + 1)
                     continue
                 }
                 guard bytes[at] == UInt8(ascii: "]") else { throw notArray("a comma or ] expected", at: at) }
@@ -208,7 +206,7 @@ public enum ItemParser {
                 break
             }
         }
-        guard bytes[at...].allSatisfy(isBlank) else { throw notArray("more after the array", at: blanksSkipped(at)) }
+        guard bytes[at...].allSatisfy(isBlank) else { throw notArray("more after the array", at: Self.blanksSkipped(bytes, at)) }
     }
 
     /// The item of `value`, the `number`-th of the document.
@@ -249,6 +247,11 @@ public enum ItemParser {
     }
 
     /// JSON's blanks: space, tab, line feed, carriage return.
+    /// The first index of `bytes` from `start` on that is not a blank (its end when none is).
+    private static func blanksSkipped(_ bytes: ArraySlice<UInt8>, _ start: Int) -> Int {
+        bytes[start...].firstIndex { !isBlank($0) } ?? bytes.endIndex
+    }
+
     private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0a || byte == 0x0d || byte == 0x09 }
 
     /// `text` cut to `limit` Unicode scalars (whole scalars; a cut inside a long run of
