@@ -122,3 +122,34 @@ static inline int panel_socket_peer_uid(int fd, unsigned int *uid) {
     *uid = credentials.uid;
     return 0;
 }
+
+#include <sys/timerfd.h>
+#include <errno.h>
+#include <unistd.h>
+
+// Arms `fd` (a CLOCK_REALTIME timerfd) for 9999-12-31 with TFD_TIMER_CANCEL_ON_SET: it never
+// expires, and a read fails with ECANCELED once the system clock is set (a step: date, NTP's
+// first sync, an RTC read late), which makes the descriptor readable. 0, or -1 with errno.
+static inline int panel_clock_watch_arm(int fd) {
+    struct itimerspec spec = {{0, 0}, {253402300799, 0}};
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, 0);
+}
+
+// A descriptor readable when the system clock is set (panel_clock_watch_arm), close-on-exec
+// and non-blocking; -1 with errno.
+static inline int panel_clock_watch_open(void) {
+    int fd = timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK);
+    if (fd < 0) return -1;
+    if (panel_clock_watch_arm(fd) != 0) { int e = errno; close(fd); errno = e; return -1; }
+    return fd;
+}
+
+// After the descriptor turned readable: 1 when the clock was set (it is armed again), 0 when
+// nothing happened, -1 with errno.
+static inline int panel_clock_watch_take(int fd) {
+    unsigned long long expirations;
+    if (read(fd, &expirations, sizeof expirations) >= 0) return 0;
+    if (errno == EAGAIN) return 0;
+    if (errno != ECANCELED) return -1;
+    return panel_clock_watch_arm(fd) == 0 ? 1 : -1;
+}

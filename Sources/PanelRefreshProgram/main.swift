@@ -259,14 +259,20 @@ func checkItems(_ path: String, config: String?) throws -> Int32 {
 /// screenshot, written). Exit 0 when the kiosk did it, 1 when it said why not or did not answer.
 @MainActor
 func control(_ options: ParsedArguments) throws -> Int32 {
-    guard let name = options.positional("COMMAND"), var command = ControlCommand(line: name) else {
+    guard let name = options.positional("COMMAND"), ControlCommand.names.contains(name) else {
         throw UsageError("ctl needs one of \(ControlCommand.names.joined(separator: ", "))")
+    }
+    // brightness and schedule take their value where screenshot takes its file.
+    let takesValue = ControlCommand.values[name]
+    let value = takesValue != nil ? options.positional("FILE") : nil
+    guard var command = ControlCommand(line: name + (value.map { " " + $0 } ?? "")) else {
+        throw UsageError("ctl \(name) takes \(takesValue ?? "nothing more")")
     }
     if options.isSet("--openmetrics") {
         guard command == .metrics(.prometheus) else { throw UsageError("--openmetrics goes with metrics") }
         command = .metrics(.openMetrics)
     }
-    let file = options.positional("FILE")
+    let file = takesValue == nil ? options.positional("FILE") : nil
     if command == .screenshot && file == nil { throw UsageError("ctl screenshot needs FILE (- for standard output)") }
     if command != .screenshot && file != nil { throw UsageError("only ctl screenshot takes FILE") }
     let path = ControlClient.socketPath(given: options.value("--socket"),

@@ -21,6 +21,11 @@ public final class Renderer {
     public var scale: Double
     /// What shows where no view draws.
     public var clearColor: Color = .white
+    /// How much of the light the picture loses, 0 (none) to 1 (black): a panel dimmed where
+    /// no backlight can be set (a desktop window, the headless display, an HDMI monitor) is
+    /// darkened by drawing black at this opacity over every damaged area. Pixels moved from
+    /// the last frame are darkened already; a change of it needs a whole frame.
+    public var dimming = 0.0
     /// Hears images that cannot be loaded (once per path); they are then not drawn.
     public var onError: ((RenderError) -> Void)?
     /// The most pixels one image file may declare; larger ones are refused before decoding
@@ -88,6 +93,11 @@ public final class Renderer {
         draw(screen.rootView, offset: .zero, opacity: 1, screen: screen, state: &state)
         canvas.setClip([])
         pending.clearRest(on: canvas)
+        if dimming > 0.001 {
+            canvas.setClip(pixelAreas)
+            canvas.fill(toPixels(full), color: .black, opacity: min(1, dimming))
+            canvas.setClip([])
+        }
     }
 
     struct DrawState {

@@ -87,6 +87,8 @@ public struct Configuration: KeyedConfiguration {
     /// The backlight turned off with the panel: a /sys/class/backlight entry, "auto" (the
     /// first there is) or "none".
     public var backlight = "auto"
+    /// The light over the day: levels, the dim stage, the night and off hours.
+    public var light = LightSettings()
 
     // [appearance]
     /// `appearance.locale`: the texts' language; nil: the machine's `LANG`.
@@ -114,7 +116,10 @@ public struct Configuration: KeyedConfiguration {
     /// blanking, the backlight and resampling. The rest of `[display]` and `[input]` apply at
     /// the next start; the language, the pictures' limits and the state directory reach the
     /// views through the stage.
-    public static let keysInPlace: Set<String> = ["display.blank-after", "display.backlight", "input.resample"]
+    public static let keysInPlace: Set<String> = [
+        "display.blank-after", "display.backlight", "display.brightness", "display.dim-after", "display.dim-brightness",
+        "display.night", "display.night-brightness", "display.off-hours", "input.resample",
+    ]
 
     /// The keys that choose the display and the touchscreens: a reload that changes them
     /// applies them at the next start, as the journal says.
@@ -187,6 +192,24 @@ public struct Configuration: KeyedConfiguration {
                 throw ConfigurationValueError("\"\($1)\" is not auto, none or a name under /sys/class/backlight")
             }
             $0.backlight = $1
+        },
+        ConfigurationKey(section: "display", name: "brightness", doc: "percent of the backlight's maximum the panel is lit at by day, 1 to 100; without a backlight the picture is darkened") {
+            $0.light.brightness = try ConfigurationValue.integer($1, 1...100)
+        },
+        ConfigurationKey(section: "display", name: "dim-after", doc: "seconds without touch or data change before the panel dims to dim-brightness, 0 to 86400; 0: never. A touch lights it again and acts") {
+            $0.light.dimAfter = try ConfigurationValue.number($1, 0...86_400)
+        },
+        ConfigurationKey(section: "display", name: "dim-brightness", doc: "percent of the maximum the panel dims to, 1 to 100 (never brighter than it is lit)") {
+            $0.light.dimBrightness = try ConfigurationValue.integer($1, 1...100)
+        },
+        ConfigurationKey(section: "display", name: "night", doc: "hours lit at night-brightness, HH:MM-HH:MM on the panel's clock (its time zone, daylight saving followed; 22:00-06:30 runs past midnight); empty: none") {
+            $0.light.night = try ConfigurationValue.dayHours($1)
+        },
+        ConfigurationKey(section: "display", name: "night-brightness", doc: "percent of the maximum during the night hours, 1 to 100") {
+            $0.light.nightBrightness = try ConfigurationValue.integer($1, 1...100)
+        },
+        ConfigurationKey(section: "display", name: "off-hours", doc: "hours the panel is off, HH:MM-HH:MM on the panel's clock; a touch lights it until it is idle for blank-after (else 60) seconds; new data does not; empty: none") {
+            $0.light.offHours = try ConfigurationValue.dayHours($1)
         },
         ConfigurationKey(section: "display", name: "frame-window", doc: "how long before its vblank a frame starts on a DRM card, so that the touch it shows is fresh: auto (learned from what frames cost, plus 2 ms; 5 ms until measured), milliseconds 1 to 50, or off (right after the last flip)") {
             switch $1 {

@@ -115,6 +115,13 @@ public enum ConfigurationValue {
         return size
     }
 
+    /// "HH:MM-HH:MM" as ``DayHours``; empty: none.
+    @inline(never) public static func dayHours(_ v: String) throws(ConfigurationValueError) -> DayHours? {
+        if v.isEmpty { return nil }
+        guard let hours = DayHours(v) else { throw ConfigurationValueError("\"\(v)\" is not HH:MM-HH:MM (two different times of the day, 24-hour)") }
+        return hours
+    }
+
     /// An absolute path.
     @inline(never) public static func path(_ v: String) throws(ConfigurationValueError) -> String {
         guard v.hasPrefix("/") else { throw ConfigurationValueError("\"\(v)\" is not an absolute path") }

@@ -57,6 +57,8 @@ extension KioskHost {
                              displayMonitor: displayMonitor, backlightRoot: "/sys/class/backlight", stopwatch: MonotonicClock.stopwatch)
         host.configurationPath = path
         host.calendar = MonotonicClock.calendarOffset
+        // A clock set while the loop sleeps is an entry at once (the light's schedule follows it).
+        if let watch = ClockSetWatch() { host.watch(watch) }
         host.stage.calendarFloor = MonotonicClock.programDate()
         host.session = session
         host.terminal = terminal

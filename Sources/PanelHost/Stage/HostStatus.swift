@@ -82,6 +82,8 @@ public struct HostStatus: Sendable {
     public var sampleToGlass = LatencyHistogram()
     /// The process's resident memory, bytes (nil where /proc cannot say, or not asked).
     public var residentBytes: Int? = nil
+    /// How the panel is lit (``Stage/lightStatus``).
+    public var light = LightStatus()
 
     /// The `STATUS=` text systemd shows (`systemctl status`), as it has always read:
     /// "showing 20 items", "refreshing", "last refresh failed: ...", "panel blank (touch to
@@ -95,6 +97,7 @@ public struct HostStatus: Sendable {
         // connection: Not authorized"): it said only "refreshing".
         case .refreshing: return "refreshing" + notes.map { "; \($0)" }.joined()
         case .failed(let reason): return "last refresh failed: \(reason)"
+        case .blank where light.off == .offHours: return "panel off for the off hours (touch to light it); \(showing)"
         case .blank: return "panel blank (touch to wake); \(showing)"
         case .paused(let why): return "paused (\(why)); \(showing)"
         case .disconnected: return "panel disconnected; \(showing)"

@@ -8,7 +8,7 @@ extension Stage {
     @discardableResult
     public func blankNow() -> Bool {
         guard !display.isBlank, !isStopped else { return false }
-        blank()
+        blank(.asked)
         return display.isBlank
     }
 
@@ -21,8 +21,8 @@ extension Stage {
         return true
     }
 
-    /// Panel and backlight off; STATUS says so.
-    func blank() {
+    /// Panel and backlight off for `why`; STATUS says so.
+    func blank(_ why: LightStatus.Off) {
         do {
             try display.setBlank(true)
         } catch {
@@ -32,10 +32,11 @@ extension Stage {
             return
         }
         switchBacklight(on: false)
-        if blankAfter > 0 && clock.now >= lastActivity + blankAfter {
-            Log.info("blanked the panel after \(TextFormat.number(blankAfter)) s without touch or data change")
-        } else {
-            Log.info("blanked the panel (asked)")
+        light.off = why
+        switch why {
+        case .idle: Log.info("blanked the panel after \(TextFormat.number(blankAfter)) s without touch or data change")
+        case .offHours: Log.info("blanked the panel for the off hours (\(light.settings.offHours.map { "\($0)" } ?? "")); a touch lights it")
+        case .asked: Log.info("blanked the panel (asked)")
         }
         tell(.blank)
     }
@@ -48,6 +49,9 @@ extension Stage {
             Log.error("display: cannot wake: \(error)")
         }
         switchBacklight(on: true)
+        light.off = nil
+        // Lit in the off hours (a touch, ctl wake): on until idle again.
+        if light.inOffHours { light.litInOffHours = clock.now }
         presenter.invalidate()
         activity(wakes: false)
         notifyShowing()

@@ -57,6 +57,8 @@ public final class Stage {
     /// Turned off with the panel, when there is one.
     public private(set) var backlight: Backlight?
     private var reportedBacklightError = false
+    /// The light over the day: its settings, and what the stage last made of them.
+    var light = LightControl()
     /// Frame timings since the last report.
     public private(set) var statistics = FrameStatistics()
     private var statisticsSince: Double
@@ -140,6 +142,7 @@ public final class Stage {
             presenter.scheduler = FrameScheduler(period: display.frameInterval ?? 1.0 / 60, mode: configuration.frameWindow)
         }
         applyContentSettings(configuration)
+        configureLight(configuration.light)
     }
 
     // MARK: Content
@@ -201,9 +204,10 @@ public final class Stage {
         // The late start's window (a card's frames; a display without vblanks has no scheduler).
         presenter.scheduler?.mode = configuration.frameWindow
         blankAfter = configuration.blankAfter
-        if blankAfter == 0 && display.isBlank { wake() }
+        if blankAfter == 0 && display.isBlank && light.off == .idle { wake() }
         // The blank timer counts from now with its new length.
         lastActivity = clock.now
+        configureLight(configuration.light)
         applyContentSettings(configuration)
         let kept = content?.reconfigure(configuration) ?? true
         pump()
@@ -243,6 +247,7 @@ public final class Stage {
                                 clockSet: calendarFloor.map { clock.date >= $0 } ?? true,
                                 frames: frames, droppedFrames: droppedFrames, touchToGlass: touchToGlass)
         status.sampleToGlass = sampleToGlass
+        status.light = lightStatus
         return status
     }
 
@@ -309,10 +314,11 @@ public final class Stage {
         pump()
     }
 
-    /// Something happened that keeps the panel on (a touch, new data); `wakes`: and turns it on.
+    /// Something happened that keeps the panel on (a touch, new data); `wakes`: and turns it
+    /// on, unless it is off for the off hours (new data at night lights no empty hallway).
     public func activity(wakes: Bool) {
         lastActivity = clock.now
-        if wakes && display.isBlank { wake() }
+        if wakes && display.isBlank && light.off != .offHours { wake() }
     }
 
     /// Touch frames from the input devices (the entry that brought them draws at its end). On
@@ -342,10 +348,7 @@ public final class Stage {
     /// the panel (the display's completion).
     public func pump() {
         guard !isStopped else { return }
-        if blankAfter > 0, !display.isBlank, !display.isPaused, clock.now >= lastActivity + blankAfter, isIdle {
-            blank()
-            return
-        }
+        if followLight() { return }
         content?.tick(at: clock.now)
         presenter.drawFrame()
     }
@@ -364,6 +367,7 @@ public final class Stage {
         func frame(_ at: Double) -> Double { drawing ? presenter.frameStart(at: max(at, scene.clock.now)) : at }
         if let animation = scene.animator.nextWakeUp { wakes.append(frame(animation)) }
         if blankAfter > 0 && !display.isBlank { wakes.append(lastActivity + blankAfter) }
+        if let light = nextLightChange { wakes.append(light) }
         if let due = content?.nextWakeUp { wakes.append(due) }
         // A frame is due now (or at its start), unless one is in flight (its completion pumps)
         // or a failed present waits for its retry. (While the panel is off only the frame
@@ -407,9 +411,14 @@ public final class Stage {
         do {
             try on ? backlight.on() : backlight.off()
         } catch {
-            if !reportedBacklightError { Log.warning("\(error)") }
-            reportedBacklightError = true
+            reportBacklight(error)
         }
+    }
+
+    /// A backlight that cannot be read or written: logged once per backlight.
+    func reportBacklight(_ error: any Error) {
+        if !reportedBacklightError { Log.warning("\(error)") }
+        reportedBacklightError = true
     }
 
     /// SIGTERM/SIGINT: no more frames; the display restores what it changed.
@@ -417,7 +426,8 @@ public final class Stage {
         guard !isStopped else { return }
         isStopped = true
         notifier.notify("STOPPING=1")
-        if display.isBlank { switchBacklight(on: true) }
+        // The backlight as the stage found it (lit, at its level).
+        do { try backlight?.restore() } catch { reportBacklight(error) }
         display.close()
     }
 }

@@ -3,11 +3,15 @@ import Glibc
 import PanelInput
 
 /// A panel's backlight under /sys/class/backlight: off with the panel, back to its brightness
-/// with it. The udev rules give the video group write access to `brightness`.
+/// with it, set to a percent of its maximum by the light's levels (``LightSettings``), and
+/// given back as it was found when the program stops. The udev rules give the video group
+/// write access to `brightness`.
 public final class Backlight {
     /// The entry's folder, e.g. /sys/class/backlight/10-0045.
     public let path: String
     private var saved: String?
+    /// The brightness before the first change this program made (given back by `restore()`).
+    private var found: String?
 
     /// The backlight at `path` (a /sys/class/backlight entry).
     public init(path: String) { self.path = path }
@@ -27,15 +31,35 @@ public final class Backlight {
     /// use, is kept when it is the same entry, with the brightness it remembers; a reload that
     /// turns blanking on or names another entry gets it here, as a fresh start would.
     public static func chosen(for c: Configuration, current: Backlight?, root: String = "/sys/class/backlight") -> Backlight? {
-        guard c.blankAfter > 0, let found = find(c.backlight, root: root) else { return nil }
+        guard c.blankAfter > 0 || c.light.setsLevel, let found = find(c.backlight, root: root) else { return nil }
         return found.path == current?.path ? current : found
     }
 
     /// Remembers the brightness and writes 0.
     public func off() throws {
         let current = try read("brightness")
+        if found == nil { found = current }
         if current != "0" { saved = current }
         try write("brightness", "0")
+    }
+
+    /// Sets the brightness to `percent` of `max_brightness` (rounded, at least 1: some
+    /// drivers turn the light off at 0).
+    public func set(percent: Int) throws {
+        if found == nil { found = try read("brightness") }
+        guard let maximum = Int(try read("max_brightness")), maximum > 0 else {
+            throw BacklightError(path: path + "/max_brightness", errno: EINVAL)
+        }
+        let value = max(1, Int((Double(maximum) * Double(max(0, min(100, percent))) / 100).rounded()))
+        try write("brightness", String(value))
+        saved = String(value)
+    }
+
+    /// The brightness as it was before this program changed it; nothing when it never did.
+    public func restore() throws {
+        guard let found else { return }
+        try write("brightness", found)
+        saved = found
     }
 
     /// The brightness from before `off()`, else the maximum.

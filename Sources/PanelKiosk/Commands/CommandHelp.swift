@@ -51,15 +51,19 @@ public struct CommandHelp: Sendable {
             frames, dropped frames); refresh starts a refresh as a pull would; screenshot FILE writes what the \
             glass shows (the scanned-out buffer, turned as the glass is) as PNG, or as PPM when FILE ends in \
             .ppm (as QEMU's screendump), - for standard output; metrics prints the metrics in Prometheus' text \
-            format; blank and wake turn the panel off and on. Only root and the kiosk's own user are answered.
+            format; blank and wake turn the panel off and on; brightness PERCENT lights it at 1 to 100 % of \
+            the backlight's maximum until the night hours begin or end (brightness auto: the configured level \
+            again); schedule off suspends the night and off hours, schedule on follows them again. Only root \
+            and the kiosk's own user are answered.
             """,
-            options: [.positional("COMMAND", "status, refresh, screenshot, metrics, blank or wake"),
-                      .positional("FILE", "for screenshot: where the picture goes (- for standard output)", optional: true),
+            options: [.positional("COMMAND", "status, refresh, screenshot, metrics, blank, wake, brightness or schedule"),
+                      .positional("FILE", "for screenshot: where the picture goes (- for standard output); for brightness: PERCENT or auto; for schedule: on or off", optional: true),
                       .value("--socket", "PATH", "the control socket of a kiosk elsewhere than the unit's"),
                       .flag("--openmetrics", "with metrics: the OpenMetrics 1.0 text format instead")],
             examples: [("sudo panel-refresh ctl status", "where the kiosk of the systemd unit stands"),
                        ("sudo panel-refresh ctl screenshot /tmp/panel.png", "what the panel shows, for a support ticket"),
-                       ("sudo panel-refresh ctl metrics", "the metrics a Prometheus server would scrape")]),
+                       ("sudo panel-refresh ctl metrics", "the metrics a Prometheus server would scrape"),
+                       ("sudo panel-refresh ctl brightness 40", "a dimmer panel until the night hours begin or end")]),
         CommandHelp(
             name: "check",
             summary: """

@@ -16,9 +16,17 @@ public enum ControlCommand: Sendable, Equatable {
     case blank
     /// The panel on now.
     case wake
+    /// The lit level, percent of the maximum (1 to 100), until the night hours begin or end
+    /// or a reload (`brightness 40`); nil: the configured level again (`brightness auto`).
+    case brightness(Int?)
+    /// The night and off hours followed (`schedule on`) or suspended (`schedule off`).
+    case schedule(Bool)
 
     /// The commands, as `ctl` names them.
-    public static let names = ["status", "refresh", "screenshot", "metrics", "blank", "wake"]
+    public static let names = ["status", "refresh", "screenshot", "metrics", "blank", "wake", "brightness", "schedule"]
+
+    /// What the commands that take a value take, for their errors.
+    public static let values = ["brightness": "a percent from 1 to 100, or auto", "schedule": "on or off"]
 
     /// The command of a request line, nil when it names none.
     public init?(line: String) {
@@ -31,6 +39,11 @@ public enum ControlCommand: Sendable, Equatable {
         case ("metrics"?, 2) where words[1] == "openmetrics": self = .metrics(.openMetrics)
         case ("blank"?, 1): self = .blank
         case ("wake"?, 1): self = .wake
+        case ("brightness"?, 2) where words[1] == "auto": self = .brightness(nil)
+        case ("brightness"?, 2):
+            guard let percent = Int(words[1]), (1...100).contains(percent) else { return nil }
+            self = .brightness(percent)
+        case ("schedule"?, 2) where words[1] == "on" || words[1] == "off": self = .schedule(words[1] == "on")
         default: return nil
         }
     }
@@ -45,6 +58,8 @@ public enum ControlCommand: Sendable, Equatable {
         case .metrics(.openMetrics): return "metrics openmetrics"
         case .blank: return "blank"
         case .wake: return "wake"
+        case .brightness(let percent): return "brightness " + (percent.map { "\($0)" } ?? "auto")
+        case .schedule(let on): return "schedule " + (on ? "on" : "off")
         }
     }
 }

@@ -131,6 +131,16 @@ public final class Kiosk {
             answer(host.stage.blankNow() ? text("blank") : text(host.display.isBlank ? "blank already" : "cannot blank"))
         case .wake:
             answer(host.stage.wakeUp() ? text("awake") : text("awake already"))
+        case .brightness(let percent):
+            host.stage.setBrightness(percent)
+            let light = host.stage.lightStatus
+            let until = host.stage.lightSettings.night != nil ? " until the night hours begin or end" : ""
+            answer(text(percent.map { "brightness \($0) %" + until } ?? "brightness as configured: \(light.off == nil ? "\(light.brightness) %" : "off")"))
+        case .schedule(let on):
+            host.stage.followSchedule(on)
+            let schedule = host.stage.lightSettings.scheduleText
+            answer(text(schedule == nil ? "no schedule is configured (display.night, display.off-hours)"
+                        : on ? "following the schedule: \(schedule ?? "")" : "schedule suspended: lit at the day's level at all hours"))
         case .screenshot:
             // One at a time: each holds a copy of the glass and its encoder's buffers (16 at once
             // at 4K peaked at 619 MB and stalled the loop 6.5 s copying them).

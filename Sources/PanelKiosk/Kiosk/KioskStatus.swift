@@ -72,6 +72,13 @@ public struct KioskStatus: Sendable {
             "touchToGlassMs": latency(host.touchToGlass),
             "sampleToGlassMs": latency(host.sampleToGlass),
             "residentBytes": host.residentBytes.map { .integer(Int64($0)) } ?? .null,
+            "light": .object([
+                "state": .string(host.light.state), "brightness": .integer(Int64(host.light.brightness)),
+                "off": host.light.off.map { .string($0.rawValue) } ?? .null,
+                "brightnessSet": host.light.brightnessSet.map { .integer(Int64($0)) } ?? .null,
+                "schedule": host.light.schedule.map { .string($0) } ?? .null, "scheduleOn": .bool(host.light.scheduleOn),
+                "nextChange": time(host.light.nextChange),
+            ]),
             "broker": brokerState.map { .object(["state": .string($0), "problem": brokerTrouble.map { .string($0) } ?? .null]) } ?? .null,
         ]
         return String(decoding: JSONValue.object(object).encoded, as: UTF8.self)

@@ -47,6 +47,10 @@ public enum MetricsExposition: Sendable {
         add("panel_refresh_build_info", .gauge, "The program's version.", [("", "version=\"\(Self.label(status.version))\"", 1)])
         add("panel_refresh_state", .gauge, "1 for the state the kiosk is in, 0 for the others.",
             HostStatus.State.names.map { ("", "state=\"\($0)\"", $0 == status.state.name ? 1 : 0) })
+        add("panel_refresh_light", .gauge, "1 for how the panel is lit (lit, dimmed, off), 0 for the others.",
+            LightStatus.states.map { ("", "state=\"\($0)\"", $0 == status.host.light.state ? 1 : 0) })
+        add("panel_refresh_brightness_percent", .gauge, "The percent of the backlight's maximum the panel shows (0 while off).",
+            [("", "", Double(status.host.light.brightness))])
         add("panel_refresh_refreshes", .counter, "Refreshes of the list by result: ok (new items), unchanged, failed.",
             [("_total", "result=\"ok\"", Double(r.changed)), ("_total", "result=\"unchanged\"", Double(r.unchanged)),
              ("_total", "result=\"failed\"", Double(r.failed))])
