@@ -62,6 +62,10 @@ open class ListCell: RowCell {
     static let maxDetailShare = 0.4
     /// The badge's height and the room around its text across, points (iOS's 20-point pill).
     static let badgeHeight: Double = 20, badgePadding: Double = 7
+    /// The pill's height for the badge's font: 20 points at iOS's 13, growing with it.
+    var pillHeight: Double { max(Self.badgeHeight, (badgeLabel.font.size * 20 / 13).rounded()) }
+    /// The badge's red (iOS's system red, 255 59 48).
+    public static let badgeColor = Color(red: 255, green: 59, blue: 48)
 
     /// A cell with empty texts.
     public override init(frame: Rect = .zero) {
@@ -80,7 +84,7 @@ open class ListCell: RowCell {
         subtitleLabel.textColor = grey
         detailLabel.textColor = grey
         badgeLabel.textColor = .white
-        badgeLabel.backgroundColor = Color(red: 255, green: 59, blue: 48)
+        badgeLabel.backgroundColor = Self.badgeColor
         // UIKit's systemGray6 (#F2F2F7): a quiet square where the picture will be.
         imageView.backgroundColor = Color(red: 242, green: 242, blue: 247)
         // The marks' grey: UIKit's systemGray2 (#AEAEB2), quiet on the square.
@@ -115,7 +119,7 @@ open class ListCell: RowCell {
         var room = width - 2 * contentMargin - (imageSize > 0 ? imageSize + Self.imageGap : 0)
         var badge = 0.0
         if !badgeLabel.text.isEmpty {
-            badge = max(Self.badgeHeight, (badgeLabel.textWidth + 2 * Self.badgePadding).rounded(.up))
+            badge = max(pillHeight, (badgeLabel.textWidth + 2 * Self.badgePadding).rounded(.up))
             room -= badge + Self.detailGap
         }
         var detail = 0.0
@@ -193,8 +197,9 @@ open class ListCell: RowCell {
         }
         if c.badge > 0 {
             x += Self.detailGap
-            place(badgeLabel, Rect(x: x, y: ((frame.height - Self.badgeHeight) / 2).rounded(.down), width: c.badge, height: Self.badgeHeight))
-            badgeLabel.cornerRadius = Self.badgeHeight / 2
+            let pill = pillHeight
+            place(badgeLabel, Rect(x: x, y: ((frame.height - pill) / 2).rounded(.down), width: c.badge, height: pill))
+            badgeLabel.cornerRadius = pill / 2
         } else {
             badgeLabel.frame = .zero
         }

@@ -134,6 +134,12 @@ public struct KioskConfiguration: KeyedConfiguration {
     /// `[rows]`' title, subtitle, image, detail, badge, body, id and lang: the item fields a
     /// row and its detail page show, and those that identify an item and name its language.
     public var rowFields = ItemParser.Fields()
+
+    /// A row key's value: a field's name as it is, or a template checked here (its braces and formats).
+    static func template(_ spec: String) throws(ConfigurationValueError) -> String {
+        if FieldTemplate.isTemplate(spec) { _ = try FieldTemplate(spec) }
+        return spec
+    }
     /// What a tap on a row does (`rows.tap`).
     public enum TapAction: String, Sendable, CaseIterable {
         /// Nothing (a trace line).
@@ -154,6 +160,10 @@ public struct KioskConfiguration: KeyedConfiguration {
     /// `rows.image-size`: the picture's side, points: 56 (a list thumbnail of iOS's and
     /// Android's medium list items).
     public var imageSize = 56.0
+    /// How badges show by their value (`rows.badge-hide`, `rows.badge-colors`).
+    public var badgeStyle = BadgeStyle()
+    /// Seconds an item stays past its `rows.expires` time.
+    public var expiresAfter = 0.0
     // [list]
     /// Vertical: rows with header and footer; horizontal: columns with a trailer.
     public var orientation: Orientation = .vertical
@@ -170,6 +180,18 @@ public struct KioskConfiguration: KeyedConfiguration {
     public var headerPosition: RefreshHeader.Position = .push
     /// The trailer of a horizontal list.
     public var trailer: TrailerStyle = .normal
+    /// `appearance.theme`: the list's colours.
+    public enum Theme: String, Sendable, CaseIterable { case light, dark }
+    /// `appearance.theme`.
+    public var theme = Theme.light
+    /// `appearance.text-size`, as a factor (1: the rows' own sizes).
+    public var textScale = 1.0
+    /// `appearance.board-title`: the name over the rows; empty: none.
+    public var boardTitle = ""
+    /// `appearance.board-clock`: the local time over the rows.
+    public var boardClock = false
+    /// `appearance.board-color`: the bar's background.
+    public var boardColor = Color(red: 28, green: 28, blue: 30)
     /// `appearance.background`: the rows' background.
     public var background = Color.white
     /// `appearance.text-color`: the rows' title colour.
@@ -427,11 +449,15 @@ public struct KioskConfiguration: KeyedConfiguration {
             guard !$0.rowFields.list.contains(where: \.isEmpty) else { throw ConfigurationValueError("\"\($1)\" has an empty member name") }
         },
         Key(section: "rows", name: "title", doc: "the item field shown as a row's title") { $0.rowFields.title = $1 },
-        Key(section: "rows", name: "subtitle", doc: "the item field shown under it") { $0.rowFields.subtitle = $1 },
+        Key(section: "rows", name: "subtitle", doc: "the item field shown under it, or a template of fields and text: {line} · platform {platform} (formats after a bar: {departure|time}, {departure|relative}, {delay|signed})") { $0.rowFields.subtitle = try KioskConfiguration.template($1) },
         Key(section: "rows", name: "image", doc: "the item field holding the row's picture: an absolute file path or an http(s) URL of a PNG, JPEG or WebP (told by its bytes). When any item of the list has one, every row gets a picture column, with a placeholder while it loads and a broken mark when it cannot be shown") { $0.rowFields.image = $1 },
         Key(section: "rows", name: "image-size", doc: "the picture's side, points (16 to 200; 56); it is decoded once at this size and the screen's scale, filling the square (the middle of a picture of another shape is kept)") { $0.imageSize = try V.number($1, 16...200) },
-        Key(section: "rows", name: "detail", doc: "the item field shown at the row's trailing edge on one line (a time, a price, a status; a number is shown as it is)") { $0.rowFields.detail = $1 },
-        Key(section: "rows", name: "badge", doc: "the item field shown in a small red badge after the detail (a count, \"new\")") { $0.rowFields.badge = $1 },
+        Key(section: "rows", name: "detail", doc: "the item field shown at the row's trailing edge on one line (a time, a price, a status; a number is shown as it is)") { $0.rowFields.detail = try KioskConfiguration.template($1) },
+        Key(section: "rows", name: "badge", doc: "the item field shown in a small red badge after the detail (a count, \"new\"), or a template as rows.subtitle's") { $0.rowFields.badge = try KioskConfiguration.template($1) },
+        Key(section: "rows", name: "badge-hide", doc: "badge values not shown, separated by commas (0, +0, on time)") { $0.badgeStyle.hidden = BadgeStyle.hiddenValues($1) },
+        Key(section: "rows", name: "badge-colors", doc: "the badge's colour by its value: RULE #rrggbb pairs separated by commas, the first that matches wins; a rule is * (any), a comparison with a number (>0, >=5, <0, <=0, =0) or a text to equal; no match: red") { $0.badgeStyle.rules = try BadgeStyle.rules($1) },
+        Key(section: "rows", name: "expires", doc: "the item field holding when it leaves the list (a departure's time: RFC 3339, or Unix seconds): it is dropped then, without a refresh; empty: never") { $0.rowFields.expires = $1 },
+        Key(section: "rows", name: "expires-after", doc: "seconds an item stays past its rows.expires time (0 to 86400)") { $0.expiresAfter = try V.number($1, 0...86_400) },
         Key(section: "rows", name: "body", doc: "the item field the detail page shows under the title, wrapped and scrollable (rows.tap = detail)") { $0.rowFields.body = $1 },
         Key(section: "rows", name: "lang", doc: "the item field holding the language of its texts, a BCP 47 tag (ja, zh-Hant, sr): its rows and detail page are shaped in that language's forms (Han as in Japanese, Serbian Cyrillic) and drawn with a face made for it where one is installed; without it, the panel's language") { $0.rowFields.language = $1 },
         Key(section: "rows", name: "id", doc: "the item field holding its stable id, a string or a number (an item without one is known by its title). After a refresh the row at the top of the screen stays where it was when its id is still in the list; else the offset stays") { $0.rowFields.id = $1 },
@@ -462,7 +488,12 @@ public struct KioskConfiguration: KeyedConfiguration {
         Key(section: "appearance", name: "header-position", doc: "where the header shows: push (the pull moves the rows down), behind (fixed behind the rows, revealed as they slide) or front (over the rows, which stay)") {
             $0.headerPosition = try V.choice($1, RefreshHeader.Position.self)
         },
-        Key(section: "appearance", name: "background", doc: "row background colour, #rrggbb") { $0.background = try V.color($1) },
+        Key(section: "appearance", name: "background", doc: "row background colour, #rrggbb (the light theme's)") { $0.background = try V.color($1) },
+        Key(section: "appearance", name: "theme", doc: "light (black on white) or dark (white on black, for a dim hall: iOS's dark system colours); dark replaces background and text-color") { $0.theme = try V.choice($1, Theme.self) },
+        Key(section: "appearance", name: "text-size", doc: "the rows' text size, percent of their own (50 to 300); above 100 the rows grow with it (a board read from 3 m)") { $0.textScale = try V.number($1, 50...300) / 100 },
+        Key(section: "appearance", name: "board-title", doc: "a name shown in a bar over the rows (a station, a room); empty: no bar unless board-clock") { $0.boardTitle = $1 },
+        Key(section: "appearance", name: "board-clock", doc: "the panel's local time in the bar over the rows, set each minute (true/false)") { $0.boardClock = try V.boolean($1) },
+        Key(section: "appearance", name: "board-color", doc: "the bar's background, #rrggbb; its text is white") { $0.boardColor = try V.color($1) },
         Key(section: "appearance", name: "text-color", doc: "row title colour, #rrggbb") { $0.textColor = try V.color($1) },
         Key(section: "appearance", name: "label-color", doc: "colour of the refresh texts and arrow, #rrggbb (MJRefresh's grey 5a5a5a)") { $0.labelColor = try V.color($1) },
         Key(section: "appearance", name: "font", doc: "fontconfig family of the texts") { $0.font = $1 },

@@ -31,6 +31,9 @@ public enum ItemParser {
         /// or an object without a title whose one member that is an array is the list (most
         /// feeds wrap theirs: `{"station": …, "departures": [ … ]}`).
         public var list: [String] = []
+        /// The field holding when an item stops being shown (a departure's time: `rows.expires`);
+        /// empty: items stay until the source drops them.
+        public var expires = ""
         /// Fields named `title` and `subtitle` (and `image`, `detail`, `badge`, `body`).
         public init(title: String = "title", subtitle: String = "subtitle") { (self.title, self.subtitle) = (title, subtitle) }
     }
@@ -68,13 +71,15 @@ public enum ItemParser {
         let bytes = Array(data)
         var items: [Item] = []
         var leftOut = 0
+        // Made once per document, not per item (the keys were checked when the configuration was read).
+        let templates = Templates(fields)
         // Each value of the document in turn: an item while there is room, counted after.
         func take(_ value: () throws -> JSONValue, _ number: Int) throws {
             guard items.count < maxItems else {
                 leftOut += 1
                 return
             }
-            items.append(try item(try value(), number: number, source: source, fields: fields))
+            items.append(try item(try value(), number: number, source: source, fields: fields, templates: templates))
         }
         let first = bytes.firstIndex { !isBlank($0) } ?? bytes.endIndex
         if bytes[first] == UInt8(ascii: "[") {
@@ -210,7 +215,7 @@ public enum ItemParser {
     }
 
     /// The item of `value`, the `number`-th of the document.
-    private static func item(_ value: JSONValue, number: Int, source: String, fields names: Fields) throws -> Item {
+    private static func item(_ value: JSONValue, number: Int, source: String, fields names: Fields, templates: Templates) throws -> Item {
         guard case .object(let object) = value else {
             throw DataSourceError.malformed(source: source, reason: "item \(number) is not an object")
         }
@@ -241,12 +246,34 @@ public enum ItemParser {
                         detail: shown(names.detail), badge: shown(names.badge),
                         body: bounded(object[names.body]?.string ?? "", limit: maxBodyScalars))
         if let tag = object[names.language]?.string, Item.isLanguageTag(tag) { item.language = tag }
+        // Composed lines and times: made now, the times shown when drawn.
+        for (slot, template) in templates.slots {
+            let text = template.filled(from: object)
+            let plain = bounded(text.stableText)
+            switch slot {
+            case .subtitle: item.subtitle = plain
+            case .detail: item.detail = plain
+            case .badge: item.badge = plain
+            }
+            if text.hasTimes { item.timed[slot] = text }
+        }
+        if !names.expires.isEmpty { item.expires = object[names.expires].flatMap(TimeValue.init) }
         // Its bytes, not its tree: a tree of small values takes many times their text.
         item.sourceJSON = value.encoded
         return item
     }
 
-    /// JSON's blanks: space, tab, line feed, carriage return.
+    /// The row keys that are templates (`{line} · platform {platform}`), made once per document.
+    struct Templates {
+        var slots: [(Item.Slot, FieldTemplate)] = []
+        init(_ fields: Fields) {
+            for (slot, spec) in [(Item.Slot.subtitle, fields.subtitle), (.detail, fields.detail), (.badge, fields.badge)]
+            where FieldTemplate.isTemplate(spec) {
+                if let template = try? FieldTemplate(spec) { slots.append((slot, template)) }
+            }
+        }
+    }
+
     /// The first index of `bytes` from `start` on that is not a blank (its end when none is).
     private static func blanksSkipped(_ bytes: ArraySlice<UInt8>, _ start: Int) -> Int {
         bytes[start...].firstIndex { !isBlank($0) } ?? bytes.endIndex

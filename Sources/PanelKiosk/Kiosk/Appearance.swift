@@ -117,8 +117,10 @@ public enum Appearance {
     public static func styleRows(_ list: ListView, _ c: KioskConfiguration) {
         // Texts of more than one line size their rows (vertical lists; columns keep their width).
         // So do pictures taller than the rows (their 8-point margins included).
-        let wraps = c.titleLines != 1 || c.subtitleLines != 1 || c.imageSize + 16 > c.rowHeight
+        // Larger text makes its rows taller: they are measured (a board read from 3 m).
+        let wraps = c.titleLines != 1 || c.subtitleLines != 1 || c.imageSize + 16 > c.rowHeight || c.textScale > 1
         list.rowHeight = wraps && list.orientation == .vertical ? .automatic(estimated: c.rowHeight) : .fixed(c.rowHeight)
+        let scale = c.textScale
         list.makeCell = {
             let cell = ListCell()
             cell.titleLabel.numberOfLines = c.titleLines
@@ -126,10 +128,13 @@ public enum Appearance {
             cell.minimumHeight = c.rowHeight
             cell.backgroundColor = c.background
             cell.titleLabel.textColor = c.textColor
-            cell.titleLabel.font = Font(family: c.font, size: cell.titleLabel.font.size)
-            cell.subtitleLabel.font = Font(family: c.font, size: cell.subtitleLabel.font.size)
+            for label in [cell.titleLabel, cell.subtitleLabel, cell.detailLabel, cell.badgeLabel] {
+                label.font = Font(family: c.font, size: (label.font.size * scale).rounded(), weight: label.font.weight)
+            }
             return cell
         }
+        // The dark theme's colours replace the light rows' (background, text-color).
+        if c.theme == .dark { list.theme = .dark }
         list.reloadData()
     }
 

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PanelHost
 
 /// `rows.tap = detail`: the page a tapped row opens over the list: the item's picture, its
@@ -14,6 +15,11 @@ public final class DetailPage: View {
     public let imageView = ImageView()
     /// The item's title, wrapped.
     public let titleLabel = Label()
+    /// The row's other texts under the title: its subtitle (when the body is its own), detail
+    /// and badge, "S1 · platform 2 · in 5 min · +2"; hidden when it has none.
+    public let factsLabel = Label()
+    /// The item the page shows.
+    public private(set) var item: Item?
     /// The body's paragraphs, one label each (only those on screen are drawn).
     public private(set) var paragraphs: [Label] = []
     /// The row the page shows.
@@ -40,14 +46,32 @@ public final class DetailPage: View {
         titleLabel.alignment = .natural
         addSubview(scrollView)
         addSubview(backButton)
-        for view in [imageView, titleLabel] as [View] { scrollView.addSubview(view) }
+        factsLabel.font = .system(15)
+        factsLabel.numberOfLines = 3
+        factsLabel.alignment = .natural
+        factsLabel.textColor = Color(red: 110, green: 110, blue: 115)
+        for view in [imageView, titleLabel, factsLabel] as [View] { scrollView.addSubview(view) }
+    }
+
+    /// The facts line of `item` as it reads at `now` (its times from now ticking).
+    public func showFacts(now: Date, clock: ItemClock, badge: BadgeStyle) {
+        guard let item else { return }
+        let texts = [item.body.isEmpty ? "" : item.text(.subtitle, now: now, clock: clock), item.text(.detail, now: now, clock: clock),
+                     badge.styled(item.text(.badge, now: now, clock: clock)).text]
+        let facts = texts.filter { !$0.isEmpty }.joined(separator: " · ")
+        guard facts != factsLabel.text else { return }
+        factsLabel.text = facts
+        factsLabel.isHidden = facts.isEmpty
+        setNeedsLayout()
     }
 
     /// Shows `item` of `row`; `picture`: what its picture shows now (nil: it has none).
     public func show(_ item: Item, row: Int, picture: RowPicture?) {
         self.row = row
+        self.item = item
         titleLabel.text = item.title
         titleLabel.font.language = item.fontLanguage
+        factsLabel.font.language = item.fontLanguage
         for label in paragraphs { label.removeFromSuperview() }
         let body = item.body.isEmpty ? item.subtitle : item.body
         paragraphs = body.split(separator: "\n", omittingEmptySubsequences: true).map { text in
@@ -115,6 +139,7 @@ public final class DetailPage: View {
             y += h + 10
         }
         place(titleLabel)
+        if !factsLabel.isHidden && !factsLabel.text.isEmpty { place(factsLabel) }
         for label in paragraphs { place(label) }
         scrollView.contentSize = Size(width: frame.width, height: y + Self.margin)
     }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 import PanelHost
 
@@ -19,6 +20,13 @@ public struct Item: Sendable, Hashable {
     public var body = ""
     /// The language of the item's texts, a BCP 47 tag ("ja", "sr-Cyrl"); empty: the panel's.
     public var language = ""
+    /// A text slot a template may fill.
+    public enum Slot: Sendable, Hashable { case subtitle, detail, badge }
+    /// The slots whose text holds times, shown as of when they are drawn (`{departure|relative}`);
+    /// their plain field holds the times as Unix seconds (what is compared).
+    public var timed: [Slot: TimedText] = [:]
+    /// When the item stops being shown (`rows.expires`); nil: never.
+    public var expires: TimeValue?
     /// The item's object as the source sent it, as compact JSON with its keys sorted (nil for
     /// items made here).
     var sourceJSON: [UInt8]?
@@ -44,7 +52,17 @@ public struct Item: Sendable, Hashable {
         hasher.combine(shown)
     }
 
-    private var shown: [String] { [id, title, subtitle, image, detail, badge, body, language] }
+    private var shown: [String] { [id, title, subtitle, image, detail, badge, body, language, expires.map { "\($0.seconds)" } ?? ""] }
+
+    /// The text of `slot` as it reads at `now` on `clock`: its times formatted, or the field as it is.
+    public func text(_ slot: Slot, now: Date, clock: ItemClock) -> String {
+        if let timed = timed[slot] { return timed.text(now: now, clock: clock) }
+        switch slot {
+        case .subtitle: return subtitle
+        case .detail: return detail
+        case .badge: return badge
+        }
+    }
 
     /// Whether `tag` can be a BCP 47 language tag: 2 to 35 ASCII letters, digits and hyphens,
     /// starting with a letter (a longer or odd value is ignored, not passed on to HarfBuzz).

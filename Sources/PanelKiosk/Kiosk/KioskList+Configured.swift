@@ -25,6 +25,12 @@ extension KioskList {
         list.header.lastUpdatedFormatter = stage.machine.lastUpdatedFormatter
         Appearance.styleRows(list.list, c)
         list.imageSize = c.imageSize
+        list.badgeStyle = c.badgeStyle
+        if !c.boardTitle.isEmpty || c.boardClock {
+            let board = BoardBar(title: c.boardTitle, clock: c.boardClock, background: c.boardColor, text: .white, scale: c.textScale)
+            list.board = board
+        }
+        list.expiresAfter = c.expiresAfter
         var limits = PictureLimits()
         (limits.maxBytes, limits.maxPixels, limits.timeout) = (c.pictureMaxBytes, c.maxImagePixels, max(c.timeout, 15))
         let disk = c.cacheDirectory.flatMap { c.pictureDiskBytes > 0 ? DiskPictureCache(directory: $0, budget: c.pictureDiskBytes) : nil }

@@ -74,6 +74,11 @@ extension KioskList: StageContent {
     /// When a due automatic refresh may run: its time, or the end of the quiet after a touch;
     /// nil while none is due or something holds it until an event of its own.
     public var nextWakeUp: Double? {
+        [nextRefreshWakeUp, nextTimesTick].compactMap { $0 }.min()
+    }
+
+    /// When a due automatic refresh may run (``nextWakeUp``'s part for it).
+    private var nextRefreshWakeUp: Double? {
         guard let due = nextAutomaticRefresh else { return nil }
         switch autoRefreshHold {
         case nil: return due
@@ -86,6 +91,7 @@ extension KioskList: StageContent {
     /// says beside the list; and, once all is still, what evicted pictures freed goes back to
     /// the system (asked first: whether all is idle costs a walk of the animations).
     public func tick(at now: Double) {
+        tickTimes()
         if let due = nextAutomaticRefresh, now >= due, autoRefreshHold == nil {
             refreshAutomatically()
         }

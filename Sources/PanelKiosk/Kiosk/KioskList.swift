@@ -31,7 +31,18 @@ public final class KioskList: ListDataSource {
     /// Seconds a successful refresh shows its result ("Up to date") before the header closes.
     public var successDisplayDuration: Double = 0
     /// The items shown, all pages loaded so far.
-    public private(set) var items: [Item] = []
+    public internal(set) var items: [Item] = []
+    /// How badges show by their value (`rows.badge-hide`, `rows.badge-colors`).
+    public var badgeStyle = BadgeStyle()
+    /// Seconds an item stays after its `rows.expires` time (`rows.expires-after`).
+    public var expiresAfter = 0.0
+    /// The calendar minute the rows' times were last drawn for (Unix minutes); nil: none drawn yet.
+    var timesMinute: Double?
+    /// The bar over the rows with the board's name and time (`appearance.board-title`,
+    /// `board-clock`); nil: the rows fill the screen. Set before ``place()``.
+    public var board: BoardBar?
+    /// Whether any item has a time shown from now, at the local time, or an expiry: the rows are drawn again each minute.
+    public internal(set) var hasTimedRows = false
     private var loadedPages = 0
     /// Every trace event, in order.
     public private(set) var trace: [TraceEvent] = []
@@ -209,6 +220,13 @@ public final class KioskList: ListDataSource {
     /// the list (a stage's `show` does it; a bare scene's tests call it).
     public func place() {
         scene.screen.rootView.addSubview(list)
+        if let board {
+            scene.screen.rootView.addSubview(board)
+            let size = scene.screen.size
+            board.frame = Rect(x: 0, y: 0, width: size.width, height: board.height)
+            list.frame = Rect(x: 0, y: board.height, width: size.width, height: max(0, size.height - board.height))
+            board.show(time: scene.clock.date, clock: itemClock)
+        }
         scene.dispatcher.scrollView = list
         scene.screen.rootView.addSubview(banner)
         layoutStatus()
@@ -454,7 +472,7 @@ public final class KioskList: ListDataSource {
     /// where it is when its item is still there (`ListView.reloadData(keeping:)`).
     private func show(_ page: [Item]) {
         let anchor = list.placeAnchor()
-        items = page
+        items = unexpired(page)
         loadedPages = 1
         showsPictures = page.contains { !$0.image.isEmpty }
         if pictures != nil, showsPictures {
@@ -487,7 +505,7 @@ public final class KioskList: ListDataSource {
                     loader.endRefreshing()
                     return
                 }
-                self.items += page
+                self.items += self.unexpired(page)
                 self.loadedPages += 1
                 if !self.showsPictures, page.contains(where: { !$0.image.isEmpty }) { self.showsPictures = true }
                 self.list.reloadData()
@@ -515,10 +533,13 @@ public final class KioskList: ListDataSource {
     public func list(_ list: ListView, configure cell: ListCell, forRow row: Int) {
         guard row < items.count else { return }
         let item = items[row]
+        let now = scene.clock.date, clock = itemClock
         cell.titleLabel.text = item.title
-        cell.subtitleLabel.text = item.subtitle
-        cell.detailLabel.text = item.detail
-        cell.badgeLabel.text = item.badge
+        cell.subtitleLabel.text = item.text(.subtitle, now: now, clock: clock)
+        cell.detailLabel.text = item.text(.detail, now: now, clock: clock)
+        let badge = badgeStyle.styled(item.text(.badge, now: now, clock: clock))
+        cell.badgeLabel.text = badge.text
+        cell.badgeLabel.backgroundColor = badge.color ?? ListCell.badgeColor
         for label in [cell.titleLabel, cell.subtitleLabel, cell.detailLabel] { label.font.language = item.fontLanguage }
         cell.imageSize = showsPictures && pictures != nil ? imageSize : 0
         let previous = cellPictures[ObjectIdentifier(cell)]
@@ -550,6 +571,7 @@ public final class KioskList: ListDataSource {
             picture = pictures.want(request, size: size)
         }
         page.show(item, row: row, picture: picture)
+        page.showFacts(now: scene.clock.date, clock: itemClock, badge: badgeStyle)
         page.backButton.action = { [weak self] in self?.closeDetail(how: "back") }
         // It slides in from the trailing side over the dimming list. Pans that start on the
         // page but outside its scroll view (the back control) move the page's text, never the
