@@ -248,11 +248,12 @@ struct KeptPlaceTests {
         return list.rectForRow(row).minY - list.contentOffset.y
     }
 
-    func band(_ display: HeadlessDisplay, y: Double) -> [UInt32] {
+    /// The row's pixels at `y` from the leading edge, up to `width` (default: all but the scroll bar's
+    /// column at the right edge, which moves with the content's length).
+    func band(_ display: HeadlessDisplay, y: Double, width: Int? = nil) -> [UInt32] {
         let surface = display.backSurface
         let top = Int(y.rounded())
-        // The scroll bar's column at the right edge is left out: it moves with the content's length.
-        return (top..<(top + 72)).flatMap { row in (0..<(surface.width - 12)).map { surface.pixel(x: $0, y: row) } }
+        return (top..<(top + 72)).flatMap { row in (0..<(width ?? surface.width - 12)).map { surface.pixel(x: $0, y: row) } }
     }
 
     @Test("scrolled to row 40, a refresh that adds 3 items on top keeps row 40's item at the same y, to the pixel; one that removes it keeps the offset")
@@ -265,7 +266,8 @@ struct KeptPlaceTests {
         #expect(kiosk.session.items.count == 100)
         let y = scrolled(kiosk, to: 40)
         let item = kiosk.session.items[40]
-        let pixels = band(kiosk.display, y: y)
+        // The row's leading part: the chip that says "3 new ↑" comes over its middle.
+        let pixels = band(kiosk.display, y: y, width: 120)
         let offsetBefore = kiosk.session.list.contentOffset.y
         kiosk.kiosk.run(until: try #require(kiosk.session.nextAutomaticRefresh) + 1)
         #expect(kiosk.session.items.count == 103)
@@ -274,7 +276,9 @@ struct KeptPlaceTests {
         let list = kiosk.session.list
         #expect(list.rectForRow(row).minY - list.contentOffset.y == y, "the item stays where it was on the glass")
         #expect(list.contentOffset.y == offsetBefore + 3 * 72)
-        #expect(band(kiosk.display, y: y) == pixels, "its pixels too")
+        #expect(band(kiosk.display, y: y, width: 120) == pixels, "its pixels too")
+        let chip = try #require(kiosk.session.newChip)
+        #expect(!chip.isHidden && chip.frame.minX > 120, "the chip says what came above, clear of the row's title")
         // Now the item the top row showed (Item 41, at row 43) goes: the offset stays.
         let offset = list.contentOffset.y
         kiosk.kiosk.run(until: try #require(kiosk.session.nextAutomaticRefresh) + 1)

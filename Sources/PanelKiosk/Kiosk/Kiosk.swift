@@ -94,12 +94,14 @@ public final class Kiosk {
     public func status(memory: Bool = true) -> KioskStatus {
         let clock = host.clock
         let counters = list.counters
-        return KioskStatus(host: host.status(memory: memory), items: list.items.count, refreshes: counters,
+        var status = KioskStatus(host: host.status(memory: memory), items: list.items.count, refreshes: counters,
                            dataAge: counters.lastSuccessTime.map { clock.now - $0 },
                            nextRefresh: list.nextAutomaticRefresh.map { clock.date.addingTimeInterval($0 - clock.now) },
                            consecutiveFailures: list.schedule?.failures ?? 0, pictureCacheBytes: list.pictures?.bytesUsed ?? 0,
                            pictureCacheHits: list.pictures?.hits ?? 0, pictureCacheMisses: list.pictures?.misses ?? 0,
                            brokerState: fleet?.stateName, brokerTrouble: fleet?.problem)
+        (status.newRows, status.newAbove) = (list.lastNewRows, list.newAbove)
+        return status
     }
 
     /// The status the fleet's broker keeps for the panel: `ctl status`'s JSON without what

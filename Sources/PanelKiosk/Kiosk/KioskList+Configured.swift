@@ -26,6 +26,7 @@ extension KioskList {
         Appearance.styleRows(list.list, c)
         list.imageSize = c.imageSize
         list.badgeStyle = c.badgeStyle
+        list.rowColor = c.theme == .dark ? ListTheme.dark.background : c.background
         if !c.boardTitle.isEmpty || c.boardClock {
             let board = BoardBar(title: c.boardTitle, clock: c.boardClock, background: c.boardColor, text: .white, scale: c.textScale)
             list.board = board

@@ -74,7 +74,7 @@ extension KioskList: StageContent {
     /// When a due automatic refresh may run: its time, or the end of the quiet after a touch;
     /// nil while none is due or something holds it until an event of its own.
     public var nextWakeUp: Double? {
-        [nextRefreshWakeUp, nextTimesTick].compactMap { $0 }.min()
+        [nextRefreshWakeUp, nextTimesTick, nextMarkEnd].compactMap { $0 }.min()
     }
 
     /// When a due automatic refresh may run (``nextWakeUp``'s part for it).
@@ -92,6 +92,7 @@ extension KioskList: StageContent {
     /// the system (asked first: whether all is idle costs a walk of the animations).
     public func tick(at now: Double) {
         tickTimes()
+        tickNewRows()
         if let due = nextAutomaticRefresh, now >= due, autoRefreshHold == nil {
             refreshAutomatically()
         }
@@ -120,7 +121,8 @@ extension KioskList: StageContent {
 
     /// "N items", and the broker's trouble while there is some.
     public var contentStatus: ContentStatus {
-        ContentStatus(showing: "\(items.count) items", notes: brokerTrouble.map { ["broker: \($0)"] } ?? [])
+        ContentStatus(showing: "\(items.count) items", notes: (brokerTrouble.map { ["broker: \($0)"] } ?? [])
+                      + (newAbove > 0 ? ["\(newAbove) new above the reader's place"] : []))
     }
 
     /// The trace's frame line, with the time the frame took.

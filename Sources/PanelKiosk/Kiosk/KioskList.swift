@@ -41,6 +41,16 @@ public final class KioskList: ListDataSource {
     /// The bar over the rows with the board's name and time (`appearance.board-title`,
     /// `board-clock`); nil: the rows fill the screen. Set before ``place()``.
     public var board: BoardBar?
+    /// Rows new or changed at the last refresh, by id: until when (seconds of the clock) they are marked.
+    var markedRows: [String: Double] = [:]
+    /// New rows above the reader's place the chip counts (0: no chip).
+    public internal(set) var newAbove = 0
+    /// Rows the last refresh added.
+    public internal(set) var lastNewRows = 0
+    /// The chip ("3 new ↑"), made when first needed.
+    var newChip: Button?
+    /// The rows' background when not marked (the theme's or `appearance.background`).
+    public var rowColor = Color.white
     /// Whether any item has a time shown from now, at the local time, or an expiry: the rows are drawn again each minute.
     public internal(set) var hasTimedRows = false
     private var loadedPages = 0
@@ -243,7 +253,7 @@ public final class KioskList: ListDataSource {
         }
     }
 
-    private var now: Double { scene.clock.now - traceOrigin }
+    var now: Double { scene.clock.now - traceOrigin }
 
     /// Starts the trace afresh with `t` counted from `origin` (seconds of the scene's clock):
     /// a replay's trace begins with its recording, after the first page is in.
@@ -276,7 +286,7 @@ public final class KioskList: ListDataSource {
         lastPageX = pageX
     }
 
-    fileprivate func record(_ event: TraceEvent) {
+    func record(_ event: TraceEvent) {
         trace.append(event)
         onTrace?(event)
     }
@@ -472,6 +482,7 @@ public final class KioskList: ListDataSource {
     /// where it is when its item is still there (`ListView.reloadData(keeping:)`).
     private func show(_ page: [Item]) {
         let anchor = list.placeAnchor()
+        let before = items
         items = unexpired(page)
         loadedPages = 1
         showsPictures = page.contains { !$0.image.isEmpty }
@@ -479,6 +490,7 @@ public final class KioskList: ListDataSource {
             (pageArrivedAt, firstPictureReady) = (scene.clock.now, false)
         }
         list.reloadData(keeping: anchor)
+        noteNewRows(before: before, anchored: anchor != nil)
         onItemsChanged?()
     }
 
@@ -534,6 +546,7 @@ public final class KioskList: ListDataSource {
         guard row < items.count else { return }
         let item = items[row]
         let now = scene.clock.date, clock = itemClock
+        cell.backgroundColor = rowBackground(for: item)
         cell.titleLabel.text = item.title
         cell.subtitleLabel.text = item.text(.subtitle, now: now, clock: clock)
         cell.detailLabel.text = item.text(.detail, now: now, clock: clock)

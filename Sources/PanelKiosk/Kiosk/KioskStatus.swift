@@ -23,6 +23,8 @@ public struct KioskStatus: Sendable {
     public var consecutiveFailures: Int
     /// Bytes of decoded row pictures in memory, and how often a wanted one was there or not.
     public var pictureCacheBytes: Int, pictureCacheHits: Int, pictureCacheMisses: Int
+    /// Rows the last refresh added, and those of them above the reader's place the chip counts.
+    public var newRows = 0, newAbove = 0
     /// The program's version.
     public var version = ProgramVersion.current
     /// The broker link's state (connected, connecting, waiting), when there is a broker.
@@ -53,6 +55,8 @@ public struct KioskStatus: Sendable {
             "reason": host.state.reason.map { .string($0) } ?? .null,
             "status": .string(statusLine),
             "items": .integer(Int64(items)),
+            "newRows": .integer(Int64(newRows)),
+            "newAbove": .integer(Int64(newAbove)),
             "lastSuccess": time(refreshes.lastSuccess),
             "clockSet": .bool(host.clockSet),
             "lastSuccessAge": seconds(dataAge),
