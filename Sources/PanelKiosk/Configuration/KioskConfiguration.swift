@@ -180,6 +180,8 @@ public struct KioskConfiguration: KeyedConfiguration {
     public var headerPosition: RefreshHeader.Position = .push
     /// The trailer of a horizontal list.
     public var trailer: TrailerStyle = .normal
+    /// `state.keep-list`: the last good list kept in the state directory and shown at the start.
+    public var keepsList = true
     /// `appearance.theme`: the list's colours.
     public enum Theme: String, Sendable, CaseIterable { case light, dark }
     /// `appearance.theme`.
@@ -542,6 +544,7 @@ public struct KioskConfiguration: KeyedConfiguration {
         Key(section: "refresh", name: "backoff-max", doc: "the longest wait after failed refreshes, seconds, 1 to 86400 (900): after n failures in a row the wait is drawn from 0 to min(backoff-max, every x 2^n), so its mean doubles from every; a success resets it") {
             $0.backoffMax = try V.number($1, 1...86_400)
         },
+        Key(section: "state", name: "keep-list", doc: "keep the last good list in the state directory (last-list.jsonl, written whole and renamed after each refresh that changed it) and show it at the start, with its age, before the source answers (true/false)") { $0.keepsList = try V.boolean($1) },
         Key(section: "state", name: "cache-directory", doc: "where pictures fetched over HTTP are kept across restarts; unset: $CACHE_DIRECTORY when systemd sets it (the unit's CacheDirectory), else they are kept in memory only") {
             $0.cacheDirectory = try V.path($1)
         },

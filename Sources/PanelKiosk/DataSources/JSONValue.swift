@@ -168,6 +168,14 @@ enum JSONValue: Hashable, Sendable {
     }
 
     var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    /// The value when it is a number, whole or not.
+    var number: Double? {
+        switch self {
+        case .integer(let n): return Double(n)
+        case .number(let d): return d
+        default: return nil
+        }
+    }
 
     /// A number as a double, if it is one.
     var double: Double? {

@@ -26,6 +26,10 @@ extension KioskList {
         Appearance.styleRows(list.list, c)
         list.imageSize = c.imageSize
         list.badgeStyle = c.badgeStyle
+        if c.keepsList {
+            list.keptListPath = KioskList.keptListPath(in: c.stateDirectory)
+            list.keptListFields = c.rowFields
+        }
         list.rowColor = c.theme == .dark ? ListTheme.dark.background : c.background
         if !c.boardTitle.isEmpty || c.boardClock {
             let board = BoardBar(title: c.boardTitle, clock: c.boardClock, background: c.boardColor, text: .white, scale: c.textScale)

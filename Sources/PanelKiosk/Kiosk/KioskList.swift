@@ -41,6 +41,14 @@ public final class KioskList: ListDataSource {
     /// The bar over the rows with the board's name and time (`appearance.board-title`,
     /// `board-clock`); nil: the rows fill the screen. Set before ``place()``.
     public var board: BoardBar?
+    /// Where the last good list is kept (`state.directory`/last-list.jsonl); nil: not kept.
+    public var keptListPath: String?
+    /// The row fields the kept list is read with.
+    public var keptListFields = ItemParser.Fields()
+    /// Whether the list shows the kept list, its source not answered yet.
+    public internal(set) var keptListShown = false
+    /// Why the list could not be kept, said once.
+    var keptListTrouble: String?
     /// Rows new or changed at the last refresh, by id: until when (seconds of the clock) they are marked.
     var markedRows: [String: Double] = [:]
     /// New rows above the reader's place the chip counts (0: no chip).
@@ -97,7 +105,7 @@ public final class KioskList: ListDataSource {
     /// The pictures' side, points.
     public var imageSize: Double = 56
     /// Whether some item has a picture: then every row has the picture column.
-    public private(set) var showsPictures = false
+    public internal(set) var showsPictures = false
     /// The picture each cell on screen wants.
     private var cellPictures: [ObjectIdentifier: ThumbnailLoader.Request] = [:]
     /// What the list says while it has no rows: loading, empty or failed (inside the list, so a
@@ -292,7 +300,14 @@ public final class KioskList: ListDataSource {
     }
 
     /// Loads the first page without a pull (the program's start).
-    public func start() { reload() }
+    public func start() {
+        // The last good list shows at once, refreshed without the header over it.
+        if showKeptList() {
+            beginFirstPage(.silent)
+        } else {
+            reload()
+        }
+    }
 
     /// Loads the first page again: through the header on a vertical list (as a pull does),
     /// directly on a horizontal one. False while a refresh shows already (a silent one under
@@ -361,10 +376,12 @@ public final class KioskList: ListDataSource {
 
     /// Shows the banner for a failed refresh over the items on screen, or hides it (nil; the
     /// broker's offline note stays while it holds).
-    private func showBanner(_ reason: String?) {
+    func showBanner(_ reason: String?) {
         failureShown = reason
         let offline = reason == nil && !items.isEmpty ? offlineSince : nil
-        let shown = reason != nil || offline != nil
+        // The last good list at the start, until its source answers: its age.
+        let kept = reason == nil && offline == nil && keptListShown
+        let shown = reason != nil || offline != nil || kept
         if shown != !banner.isHidden {
             // The last rows scroll up from under the banner while it shows.
             list.contentInset.bottom += shown ? RefreshBanner.height : -RefreshBanner.height
@@ -375,6 +392,10 @@ public final class KioskList: ListDataSource {
         if let offline {
             banner.label.text = RefreshBanner.text(offlineSince: formatter.shortText(for: offline, now: today), itemsFrom: time,
                                                    localizer: statusView.localizer)
+            return
+        }
+        if kept, let time {
+            banner.label.text = statusView.localizer.text(.itemsFrom).replacing(text: "{time}", with: time)
             return
         }
         guard let reason else { return }
@@ -433,11 +454,13 @@ public final class KioskList: ListDataSource {
             // The server may be back: pictures that failed are tried again.
             pictures?.forgetFailures()
             itemsDate = scene.clock.date
+            keptListShown = false
             if page.isUnchanged {
                 counters.unchanged += 1
             } else {
                 counters.changed += 1
                 show(page.items)
+                keepList()
             }
             statusView.status = items.isEmpty ? .empty : nil
             showBanner(nil)
