@@ -192,8 +192,9 @@ struct AutoRefreshTests {
 
     @Test("none while a detail page is open or the panel is blank; the due one runs when the panel wakes")
     func heldByPageAndBlank() throws {
+        // The page stays open for minutes on purpose: no return to the start.
         let kiosk = try AutoKiosk([("refresh.every", "20"), ("refresh.quiet-after-touch", "0"), ("rows.tap", "detail"),
-                                   ("display.blank-after", "300")])
+                                   ("display.blank-after", "300"), ("appearance.home-after", "0")])
         var script = GestureScript(start: 2)
         script.tap(at: Point(x: 240, y: 36))
         kiosk.kiosk.play(script.frames)

@@ -28,6 +28,8 @@ struct RuntimeTests {
         var configuration = KioskConfiguration()
         configuration.stateDirectory = try scratchDirectory("state")
         configuration.locale = "en"
+        // Idle means no wake-ups here: the list's return to its start (its own tests) is off.
+        configuration.homeAfter = 0
         let display = HeadlessDisplay(width: 400, height: 240)
         let notifier = RecordingNotifier()
         return (try VirtualKiosk(configuration: configuration, display: display, notifier: notifier, source: source), notifier, display)

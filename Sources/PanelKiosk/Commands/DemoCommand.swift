@@ -36,6 +36,8 @@ public enum DemoCommand {
         let state = try ScratchDirectory("demo")
         configuration.stateDirectory = state.path
         try configuration.set("rows.tap", "detail")
+        // The script's moments, not a return to the start between them; a demo keeps no list.
+        (configuration.homeAfter, configuration.keepsList) = (0, false)
         var made: DemoBoard?
         var madeError: (any Error)?
         let kiosk = try Kiosk.virtual(configuration: configuration, display: display, fonts: fonts, source: { _, animator, _ in

@@ -30,6 +30,8 @@ public enum LiveDemo {
         var configuration = KioskConfiguration()
         configuration.stateDirectory = Folders.temporary
         configuration.pageSize = 20
+        // A scripted session that ends: no return to the start after it, and no list kept in /tmp.
+        (configuration.homeAfter, configuration.keepsList) = (0, false)
         let host = KioskHost(configuration: configuration.host, display: display, clock: clock, executor: executor, fonts: fonts,
                              notifier: notifier)
         let kiosk = try Kiosk(host: host, configuration: configuration, machine: .neutral, control: nil, fleet: nil, announces: true) { _, animator, _ in

@@ -101,6 +101,7 @@ public final class Kiosk {
                            pictureCacheHits: list.pictures?.hits ?? 0, pictureCacheMisses: list.pictures?.misses ?? 0,
                            brokerState: fleet?.stateName, brokerTrouble: fleet?.problem)
         (status.newRows, status.newAbove) = (list.lastNewRows, list.newAbove)
+        status.homeAt = list.nextHome.map { clock.date.addingTimeInterval($0 - clock.now) }
         return status
     }
 

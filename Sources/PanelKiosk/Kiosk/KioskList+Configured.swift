@@ -26,6 +26,7 @@ extension KioskList {
         Appearance.styleRows(list.list, c)
         list.imageSize = c.imageSize
         list.badgeStyle = c.badgeStyle
+        list.homeAfter = c.homeAfter
         if c.keepsList {
             list.keptListPath = KioskList.keptListPath(in: c.stateDirectory)
             list.keptListFields = c.rowFields

@@ -74,7 +74,7 @@ extension KioskList: StageContent {
     /// When a due automatic refresh may run: its time, or the end of the quiet after a touch;
     /// nil while none is due or something holds it until an event of its own.
     public var nextWakeUp: Double? {
-        [nextRefreshWakeUp, nextTimesTick, nextMarkEnd].compactMap { $0 }.min()
+        [nextRefreshWakeUp, nextTimesTick, nextMarkEnd, nextHome].compactMap { $0 }.min()
     }
 
     /// When a due automatic refresh may run (``nextWakeUp``'s part for it).
@@ -93,6 +93,7 @@ extension KioskList: StageContent {
     public func tick(at now: Double) {
         tickTimes()
         tickNewRows()
+        tickHome(at: now)
         if let due = nextAutomaticRefresh, now >= due, autoRefreshHold == nil {
             refreshAutomatically()
         }

@@ -49,6 +49,10 @@ public final class KioskList: ListDataSource {
     public internal(set) var keptListShown = false
     /// Why the list could not be kept, said once.
     var keptListTrouble: String?
+    /// Seconds without a touch before the list goes back to its start (`appearance.home-after`); 0: never.
+    public var homeAfter = 120.0
+    /// When it last went back by itself, seconds of the clock.
+    var returnedHomeAt = -Double.infinity
     /// Rows new or changed at the last refresh, by id: until when (seconds of the clock) they are marked.
     var markedRows: [String: Double] = [:]
     /// New rows above the reader's place the chip counts (0: no chip).

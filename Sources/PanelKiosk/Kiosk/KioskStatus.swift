@@ -23,6 +23,8 @@ public struct KioskStatus: Sendable {
     public var consecutiveFailures: Int
     /// Bytes of decoded row pictures in memory, and how often a wanted one was there or not.
     public var pictureCacheBytes: Int, pictureCacheHits: Int, pictureCacheMisses: Int
+    /// When the list goes back to its start by itself (`appearance.home-after`), by the calendar; nil: it is there, or never.
+    public var homeAt: Date?
     /// Rows the last refresh added, and those of them above the reader's place the chip counts.
     public var newRows = 0, newAbove = 0
     /// The program's version.
@@ -56,6 +58,7 @@ public struct KioskStatus: Sendable {
             "status": .string(statusLine),
             "items": .integer(Int64(items)),
             "newRows": .integer(Int64(newRows)),
+            "homeAt": time(homeAt),
             "newAbove": .integer(Int64(newAbove)),
             "lastSuccess": time(refreshes.lastSuccess),
             "clockSet": .bool(host.clockSet),
