@@ -78,12 +78,16 @@ struct BoardTests {
         }
     }
 
-    @Test("relative times in the panel's language: now, minutes, hours, rounded down; a day away is a date")
+    @Test("relative times in the panel's language: minutes ahead counted up as boards do, minutes past counted down, hours; a day away is a date")
     func relativeWords() {
         let now = Date(timeIntervalSince1970: 1_768_478_400)
         let en = ItemClock(utcOffset: berlin2026, language: .english)
-        #expect(en.relative(now.addingTimeInterval(30), now: now) == "now")
-        #expect(en.relative(now.addingTimeInterval(5 * 60 + 40), now: now) == "in 5 min")
+        #expect(en.relative(now.addingTimeInterval(30), now: now) == "in 1 min")
+        #expect(en.relative(now.addingTimeInterval(-30), now: now) == "now")
+        #expect(en.relative(now, now: now) == "now")
+        #expect(en.relative(now.addingTimeInterval(4 * 60 + 1), now: now) == "in 5 min")
+        #expect(en.relative(now.addingTimeInterval(5 * 60), now: now) == "in 5 min")
+        #expect(en.relative(now.addingTimeInterval(5 * 60 + 0.5), now: now) == "in 6 min")
         #expect(en.relative(now.addingTimeInterval(-12 * 60), now: now) == "12 min ago")
         #expect(en.relative(now.addingTimeInterval(2 * 3_600 + 59 * 60), now: now) == "in 2 h")
         #expect(en.relative(now.addingTimeInterval(2 * 86_400), now: now) == "01-17 13:00")
@@ -98,7 +102,7 @@ struct BoardTests {
         kiosk.start()
         kiosk.run(until: 5)
         #expect(rows(kiosk) == [
-            "Airport | S1 · platform 2 | in 9 min | ",
+            "Airport | S1 · platform 2 | in 10 min | ",
             "Old Town | U2 · platform 1 | in 1 h | +7",
         ], "Harbour left at 12:25 UTC and Stadium at 12:59, before the list was read")
         let cells = kiosk.list.list.visibleCells
@@ -178,7 +182,7 @@ struct BoardTests {
         kiosk.list.openDetail(row: 0)
         kiosk.run(until: kiosk.clock.now + 2)
         let page = try #require(kiosk.list.detailPage)
-        #expect(page.factsLabel.text == "S1 · platform 2 · in 9 min")
+        #expect(page.factsLabel.text == "S1 · platform 2 · in 10 min")
         kiosk.run(until: kiosk.clock.now + 120)
         #expect(page.factsLabel.text == "S1 · platform 2 · in 8 min", "drawn again at 13:02:00")
     }

@@ -215,12 +215,13 @@ struct GoldenFrameTests {
         try large.snapshot("kiosk-1280x720-loading")
     }
 
-    @Test("the demo's key moments: the first load, a train's page, the failed refresh, armed, refreshing, loading the next page, no more data")
+    @Test("the demo's key moments: the first load, a train's page, the failed refresh, armed, refreshing, loading the next page, no more data, the new rows' chip, a minute on, dimmed")
     func demo() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("panel-demo-golden-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = try DemoCommand.run(width: 320, height: 200, directory: dir)
-        #expect(Set(result.moments.keys) == ["first-load", "detail", "failed", "pulling", "refreshing", "loading", "no-more-data"])
+        #expect(Set(result.moments.keys) == ["first-load", "detail", "failed", "pulling", "refreshing", "loading", "no-more-data",
+                                             "new-rows", "ticked", "dimmed"])
         for (moment, path) in result.moments.sorted(by: { $0.key < $1.key }) {
             if let problem = try Golden.check(try PNG.read(path: path), "demo-\(moment)") { Issue.record("\(problem)") }
         }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PanelHost
 
 /// The demo's list: a station's departures board that shows what a kiosk does, with nothing
@@ -35,10 +36,14 @@ public final class DemoBoard: ItemSource {
     private let animator: Animator
     private let pictures: [String]
     private var refreshes = 0
+    /// When the board was made, Unix seconds (a whole minute).
+    private let madeAt: Double
 
     /// A board of `pages` pages, its line badges drawn into PNG files in `folder` with `fonts`.
     public init(pages: Int = 3, delay: Double = 1, animator: Animator, folder: String, fonts: FontLibrary) throws {
         (self.pages, self.delay, self.animator) = (pages, delay, animator)
+        // Whole minutes: the rows' times change at the clock's minutes.
+        madeAt = (animator.clock.date.timeIntervalSince1970 / 60).rounded(.down) * 60
         pictures = try Self.lines.map { try Self.badge($0, folder: folder, fonts: fonts) }
     }
 
@@ -65,26 +70,29 @@ public final class DemoBoard: ItemSource {
         return path
     }
 
-    /// The departures of `page`, after `refreshes` refreshes (each moves the board on by a
-    /// minute and brings a train on top).
+    /// The departures of `page`, after `refreshes` refreshes: each refresh announces one more
+    /// train at the top (train k leaves 15 + 3k minutes after the board was made), and each
+    /// row's time reads from now ("in 5 min"), drawn again each minute.
     func departures(page: Int, pageSize: Int) -> [Item] {
         let count = page < pages - 1 ? pageSize : (page == pages - 1 ? pageSize / 2 : 0)
         return (0..<count).map { i in
-            let n = page * pageSize + i + (refreshes > 1 ? 0 : 1)
+            let k = page * pageSize + i - refreshes
+            let n = k + Self.lines.count * Self.destinations.count
             let line = Self.lines[n % Self.lines.count]
             let (place, way, language) = Self.destinations[n % Self.destinations.count]
-            let minutes = 10 * 60 + 40 + n * 3 + refreshes
-            let time = TextFormat.padded(minutes / 60 % 24, 2) + ":" + TextFormat.padded(minutes % 60, 2)
+            let leaves = madeAt + Double(15 + 3 * k) * 60
+            let time = ItemClock.neutral.clockText(Date(timeIntervalSince1970: leaves))
             let delayed = n % 5 == 2 ? "+\(n % 7 + 2)" : ""
             // A place in Hebrew or Arabic is the whole title, read from the right; its page says
             // its way and time in the same script.
             let english = language.isEmpty
-            var item = Item(id: "train-\(n)", title: english ? "\(line.name) \(place)" : place, subtitle: way,
-                            image: pictures[n % pictures.count], detail: time, badge: delayed,
+            var item = Item(id: "train-\(k)", title: english ? "\(line.name) \(place)" : place, subtitle: way,
+                            image: pictures[n % pictures.count], detail: "@\(Int64(leaves))", badge: delayed,
                             body: english
                                 ? "\(line.name) to \(place), \(way).\nLeaves at \(time)\(delayed.isEmpty ? ", on time" : ", \(delayed) minutes late").\n"
                                     + "Every train of the line calls at each station on its way; the board refreshes by itself, and a pull asks at once."
                                 : "\(way)\n\(time)")
+            item.timed[.detail] = TimedText(pieces: [.time(TimeValue(seconds: leaves, isLocal: false), relative: true)])
             item.language = language
             return item
         }

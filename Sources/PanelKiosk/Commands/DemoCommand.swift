@@ -17,7 +17,9 @@ public enum DemoCommand {
         public var trace: [TraceEvent]
         /// The frame file showing each key moment: "first-load" (the Loading view), "detail" (a
         /// train's page open), "failed" (the refresh that found no server), "pulling",
-        /// "refreshing", "loading", "no-more-data" (the first frame drawn after it).
+        /// "refreshing", "loading", "no-more-data" (the first frame drawn after it); "new-rows"
+        /// (the chip after a refresh added a train above the reader's place), "ticked" (a minute
+        /// on: the clock and the rows' times), "dimmed" (idle, the board dimmed).
         public var moments: [String: String]
     }
 
@@ -38,6 +40,11 @@ public enum DemoCommand {
         try configuration.set("rows.tap", "detail")
         // The script's moments, not a return to the start between them; a demo keeps no list.
         (configuration.homeAfter, configuration.keepsList) = (0, false)
+        // A wall board: its name and clock over the rows, dimmed when nobody reads it.
+        try configuration.set("appearance.board-title", "Central Station")
+        try configuration.set("appearance.board-clock", "true")
+        try configuration.set("display.dim-after", "90")
+        try configuration.set("display.dim-brightness", "40")
         var made: DemoBoard?
         var madeError: (any Error)?
         let kiosk = try Kiosk.virtual(configuration: configuration, display: display, fonts: fonts, source: { _, animator, _ in
@@ -87,9 +94,17 @@ public enum DemoCommand {
             }
         }
         let time = VirtualTimeDriver(host)
+        // Until what moves has stopped: the board's clock and the rows' times wake the loop each
+        // minute, so the driver's settle (until nothing waits) would skip to the next minute.
+        func settle() {
+            for _ in 0..<900 where !host.stage.isIdle || host.executor.nextArrival != nil { time.advance(by: 1.0 / 30) }
+        }
+        func mark(_ moment: String) {
+            moments[moment] = framesDirectory + "/frame-" + TextFormat.padded(display.framesPresented, 5) + ".png"
+        }
         list.traceOrigin = clock.now
         kiosk.start(at: clock.now)
-        time.settle()
+        settle()
         let w = Double(width), h = Double(height)
         touched = true
         // A train's page: tapped, read for a moment, swiped back from the leading edge.
@@ -100,7 +115,7 @@ public enum DemoCommand {
         var back = GestureScript(start: clock.now + 0.1)
         back.drag(from: Point(x: 6, y: h / 2), to: Point(x: w * 0.6, y: h / 2), duration: 0.35, hold: 0)
         time.play(back.frames)
-        time.settle()
+        settle()
         // Pull to refresh, twice: far enough that the rubber band shows 1.5 times the header's
         // trigger distance, whatever the screen's height. The first finds the server out of
         // reach; the second brings the board a minute on.
@@ -111,7 +126,7 @@ public enum DemoCommand {
             var script = GestureScript(start: clock.now + 0.5)
             script.drag(from: Point(x: w / 2, y: h * 0.05), to: Point(x: w / 2, y: h * 0.05 + pull), duration: 0.5, hold: 0.2)
             time.play(script.frames)
-            time.settle()
+            settle()
             time.advance(by: failing ? 1.5 : 0.3)
         }
         // Swipe up until everything is loaded.
@@ -119,9 +134,27 @@ public enum DemoCommand {
             var swipe = GestureScript(start: clock.now + 0.3)
             swipe.drag(from: Point(x: w / 2, y: h * 0.85), to: Point(x: w / 2, y: h * 0.2), duration: 0.15)
             time.play(swipe.frames)
-            time.settle()
+            settle()
         }
         time.advance(by: 0.5)
+        // The board refreshes by itself while someone reads further down: a train announced
+        // above the place kept, and the chip that says so; tapped, the list goes to its top.
+        list.refreshAutomatically()
+        settle()
+        time.advance(by: 0.5)
+        mark("new-rows")
+        if let chip = list.newChip {
+            var tap = GestureScript(start: clock.now + 0.3)
+            tap.tap(at: Point(x: chip.frame.midX, y: chip.frame.midY))
+            time.play(tap.frames)
+            settle()
+        }
+        // A minute on: the clock and every "in N min" move, with nothing fetched.
+        time.advance(by: ItemClock.nextMinute(after: clock.date).timeIntervalSince(clock.date) + 0.5)
+        mark("ticked")
+        // Nobody reads it: the board dims (drawn darker here, the backlight on a panel).
+        time.advance(to: host.stage.lastActivity + 91)
+        mark("dimmed")
         if let failure { throw failure }
         guard let names = DirectoryNames.of(framesDirectory) else {
             throw Folders.Failure(path: framesDirectory, errno: errno)

@@ -129,6 +129,9 @@ public struct TimeValue: Sendable, Hashable {
     /// Whether it had no zone: the panel's zone applies when it is shown.
     public var isLocal: Bool
 
+    /// The moment `seconds` after 1970 (UTC), or a wall-clock reading without a zone (`isLocal`).
+    public init(seconds: Double, isLocal: Bool) { (self.seconds, self.isLocal) = (seconds, isLocal) }
+
     /// A number is Unix seconds (milliseconds when it is past the year 5138: above 1e11); a
     /// string is RFC 3339 or ISO 8601 (`2026-12-04T18:10:00+01:00`, `…Z`, `2026-12-04 18:10`,
     /// seconds and their fraction optional; without a zone, the panel's local time).

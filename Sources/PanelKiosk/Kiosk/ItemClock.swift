@@ -23,13 +23,16 @@ public struct ItemClock: Sendable {
     /// "18:10": the local time, to the minute.
     public func clockText(_ date: Date) -> String { formatter.shortText(for: date, now: date) }
 
-    /// `date` from `now`: "now" within a minute, "in 5 min" and "12 min ago" to an hour, "in 2
-    /// h" and "3 h ago" to a day (whole minutes and hours, rounded down: a train in 5 min 40 s
-    /// is "in 5 min"), then the date and time.
+    /// `date` from `now`: "in 5 min" and "12 min ago" to an hour, "in 2 h" and "3 h ago" to a
+    /// day, then the date and time. A time ahead counts its minutes up, as departure boards do
+    /// ("in 5 min" from 4 min 1 s to 5 min; "in 1 min" until it is due, then "now"); a time past
+    /// counts them down ("now" for its first minute). Either way the text changes at the whole
+    /// minutes of a time given in whole minutes, where the rows are drawn again.
     public func relative(_ date: Date, now: Date) -> String {
         let seconds = date.timeIntervalSince(now)
         let words = Self.words[language] ?? Self.words[.english] ?? RelativeWords(now: "now", inMinutes: "in # min", minutesAgo: "# min ago", inHours: "in # h", hoursAgo: "# h ago")
-        let minutes = Int((abs(seconds) / 60).rounded(.down))
+        // A millisecond's slack: a tick computed for the whole minute lands on it, not just before.
+        let minutes = seconds > 0 ? Int(((seconds - 0.001) / 60).rounded(.up)) : Int(((-seconds + 0.001) / 60).rounded(.down))
         if minutes < 1 { return words.now }
         if minutes < 60 { return (seconds > 0 ? words.inMinutes : words.minutesAgo).replacing("#", with: String(minutes)) }
         let hours = minutes / 60
