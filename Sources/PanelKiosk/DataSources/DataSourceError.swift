@@ -30,27 +30,6 @@ public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible
     /// (`Redaction`): this text goes to the journal and to STATUS.
     public var description: String { Redaction.redact(plainDescription) }
 
-    /// What the person at the panel reads: the description with a command or file named by its
-    /// name, not its path ("fetch-board exited with status 1", where the journal says
-    /// "/usr/local/lib/board/fetch-board exited with status 1"). A URL stays whole, redacted.
-    public var panelText: String {
-        let source: String
-        switch self {
-        case let .exitStatus(command, _, _): source = command
-        case let .timeout(name, _), let .unreachable(name, _), let .malformed(name, _), let .tooLarge(name, _),
-             let .stalled(name, _, _), let .cancelled(name), let .busy(name, _, _): source = name
-        }
-        guard source.hasPrefix("/"), let name = source.split(separator: "/").last, !name.isEmpty else { return description }
-        let text = plainDescription
-        guard text.hasPrefix(source) else { return description }
-        return Redaction.redact(String(name) + text.dropFirst(source.count))
-    }
-
-    /// The text the panel shows for `error`: a data source's `panelText`, else its description.
-    public static func panelText(_ error: any Error) -> String {
-        (error as? DataSourceError)?.panelText ?? String(describing: error)
-    }
-
     private var plainDescription: String {
         switch self {
         case let .exitStatus(command, status, stderr):

@@ -491,11 +491,11 @@ public final class KioskList: ListDataSource {
             }
             // The list on screen stays; the header shows the failure, then the list says it:
             // in its place when it has no rows, in the banner over the rows it has.
-            // The journal and the trace say the whole of it; the glass names a command or a
-            // file by its name, not its path.
+            // The journal, the trace and ctl status say the whole of it; the glass says what
+            // happened in words for a passer-by (no address, path, topic or status code).
             record(.error(t: now, message: String(describing: error)))
             onError?(error)
-            let reason = DataSourceError.panelText(error)
+            let reason = DataSourceError.passerByText(error, language: statusView.localizer.language)
             if items.isEmpty { statusView.status = .failed(reason: reason) } else { showBanner(reason) }
             if header.isRefreshing {
                 header.finishedDisplayDuration = failureDisplayDuration
@@ -527,7 +527,7 @@ public final class KioskList: ListDataSource {
         let asked = generation
         if let held = heldBack {
             loader.finishedDisplayDuration = failureDisplayDuration
-            loader.endRefreshing(result: .failure(held.panelText))
+            loader.endRefreshing(result: .failure(DataSourceError.passerByText(held, language: statusView.localizer.language)))
             return
         }
         source.load(page: loadedPages, pageSize: pageSize) { [weak self] result in
@@ -555,7 +555,7 @@ public final class KioskList: ListDataSource {
                 self.record(.error(t: self.now, message: String(describing: error)))
                 self.onError?(error)
                 loader.finishedDisplayDuration = self.failureDisplayDuration
-                loader.endRefreshing(result: .failure(DataSourceError.panelText(error)))
+                loader.endRefreshing(result: .failure(DataSourceError.passerByText(error, language: self.statusView.localizer.language)))
             }
         }
     }
