@@ -49,6 +49,8 @@ public final class KioskList: ListDataSource {
     public internal(set) var keptListShown = false
     /// Why the list could not be kept, said once.
     var keptListTrouble: String?
+    /// Whether the last refresh kept the pages loaded after the first (its reader was in them).
+    var keptLaterPages = false
     /// Seconds without a touch before the list goes back to its start (`appearance.home-after`); 0: never.
     public var homeAfter = 120.0
     /// When it last went back by itself, seconds of the clock.
@@ -463,7 +465,7 @@ public final class KioskList: ListDataSource {
                 counters.unchanged += 1
             } else {
                 counters.changed += 1
-                show(page.items)
+                keptLaterPages = show(page.items)
                 keepList()
             }
             statusView.status = items.isEmpty ? .empty : nil
@@ -475,7 +477,8 @@ public final class KioskList: ListDataSource {
                 // A silent refresh: the header shows its time when it next opens.
                 header.stampLastUpdated()
             }
-            if !page.isUnchanged {
+            // With the later pages kept, the footer stands as they left it.
+            if !page.isUnchanged && !keptLaterPages {
                 if page.items.count < pageSize { loader?.endRefreshingWithNoMoreData(completion: nil) } else { loader?.resetNoMoreData() }
             }
         case .failure(let error):
@@ -507,11 +510,19 @@ public final class KioskList: ListDataSource {
 
     /// New items for the list, the reader's place kept: the row at the top of the screen stays
     /// where it is when its item is still there (`ListView.reloadData(keeping:)`).
-    private func show(_ page: [Item]) {
+    /// Returns whether the pages loaded after the first were kept: a reader away from the top
+    /// (a timer's refresh, SIGHUP, `ctl refresh`) keeps them, the first page's items replaced and those
+    /// now in it left out of the rest, so the place holds (a refresh of page 1 alone had taken
+    /// them away, and the reader found the list's end of page 1).
+    @discardableResult
+    private func show(_ page: [Item]) -> Bool {
         let anchor = list.placeAnchor()
         let before = items
-        items = unexpired(page)
-        loadedPages = 1
+        let fresh = unexpired(page)
+        let ids = Set(fresh.map(\.id))
+        let later = loadedPages > 1 && anchor != nil ? before.dropFirst(pageSize).filter { !ids.contains($0.id) } : []
+        items = fresh + later
+        loadedPages = later.isEmpty ? 1 : loadedPages
         showsPictures = page.contains { !$0.image.isEmpty }
         if pictures != nil, showsPictures {
             (pageArrivedAt, firstPictureReady) = (scene.clock.now, false)
@@ -519,6 +530,7 @@ public final class KioskList: ListDataSource {
         list.reloadData(keeping: anchor)
         noteNewRows(before: before, anchored: anchor != nil)
         onItemsChanged?()
+        return !later.isEmpty
     }
 
     private func loadMore() {
