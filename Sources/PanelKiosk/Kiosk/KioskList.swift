@@ -161,7 +161,8 @@ public final class KioskList: ListDataSource {
         case header
         /// Nothing shows it (an automatic refresh in silent style, until a pull joins it).
         case silent
-        /// A horizontal list's reload (it has no header).
+        /// The list's place shows it: a horizontal list's reload (it has no header), or a first
+        /// load (the Loading view).
         case list
     }
 
@@ -315,8 +316,8 @@ public final class KioskList: ListDataSource {
         }
     }
 
-    /// Loads the first page again: through the header on a vertical list (as a pull does),
-    /// directly on a horizontal one. False while a refresh shows already (a silent one under
+    /// Loads the first page again: through the header on a vertical list with rows (as a pull
+    /// does), in the list's place on a horizontal one or an empty one (the Loading view). False while a refresh shows already (a silent one under
     /// way is joined: the header opens and closes with its answer).
     @discardableResult
     public func reload() -> Bool {
@@ -324,9 +325,11 @@ public final class KioskList: ListDataSource {
         // animation (0.25 s) before its action starts the load, and until then the glass
         // showed "Updating…" over a blank list.
         if items.isEmpty && statusView.status != .loading { statusView.status = .loading }
-        guard list.orientation == .horizontal else { return header.beginRefreshing() }
+        // A first load (or a retry of one) says it in the list's place, without the header over
+        // it: "Updating… / Last updated: No record" on a new panel read as an error.
+        guard list.orientation == .horizontal || items.isEmpty else { return header.beginRefreshing() }
         guard loading == nil else { return false }
-        refresh()
+        beginFirstPage(.list)
         return true
     }
 
