@@ -9,18 +9,12 @@ import PanelTestSupport
 struct LaterPagesTests {
     @Test("scrolled into page 2, SIGHUP's refresh (and the timer's) keeps page 2 and the reader's row where it was; a pull at the top starts again from page 1")
     func keepsLaterPages() throws {
-        var c = KioskConfiguration()
-        c.stateDirectory = try scratchDirectory("state")
-        c.locale = "en"
-        c.pageSize = 10
-        let path = try scratchDirectory("feed") + "/list.json"
+        let (c, path) = try fileFed("[]", pageSize: 10)
         func write(_ ids: [Int]) throws {
             try Data(("[" + ids.map { #"{"id": \#($0), "title": "Item \#($0)"}"# }.joined(separator: ",") + "]").utf8)
                 .write(to: URL(fileURLWithPath: path))
         }
         try write(Array(1...25))
-        c.source = .file
-        c.file = path
         let kiosk = try VirtualKiosk(configuration: c, display: HeadlessDisplay(width: 400, height: 300))
         kiosk.start()
         kiosk.run(until: 2)

@@ -13,14 +13,7 @@ struct NewRowsTests {
 
     @Test("a refresh that adds rows above the reader's place shows \"3 new ↑\"; tapped, the list goes to its top and the chip goes; new and changed rows are marked for 3 s")
     func chip() throws {
-        var c = KioskConfiguration()
-        c.stateDirectory = try scratchDirectory("state")
-        c.locale = "en"
-        c.pageSize = 100
-        let path = try scratchDirectory("feed") + "/list.json"
-        try Data(feed(Array(1...30)).utf8).write(to: URL(fileURLWithPath: path))
-        c.source = .file
-        c.file = path
+        let (c, path) = try fileFed(feed(Array(1...30)), pageSize: 100)
         let kiosk = try VirtualKiosk(configuration: c, display: HeadlessDisplay(width: 400, height: 300))
         kiosk.start()
         kiosk.run(until: 2)
@@ -57,13 +50,7 @@ struct NewRowsTests {
 
     @Test("at the top, new rows show where they come: no chip, but they are marked")
     func atTop() throws {
-        var c = KioskConfiguration()
-        c.stateDirectory = try scratchDirectory("state")
-        c.locale = "en"
-        let path = try scratchDirectory("feed") + "/list.json"
-        try Data(feed(Array(1...10)).utf8).write(to: URL(fileURLWithPath: path))
-        c.source = .file
-        c.file = path
+        let (c, path) = try fileFed(feed(Array(1...10)))
         let kiosk = try VirtualKiosk(configuration: c, display: HeadlessDisplay(width: 400, height: 300))
         kiosk.start()
         kiosk.run(until: 2)

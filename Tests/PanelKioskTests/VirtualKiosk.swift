@@ -1,3 +1,5 @@
+import Foundation
+import PanelTestSupport
 import PanelKiosk
 
 /// A kiosk under test on a host stepped in virtual time, as the program steps it in real time:
@@ -40,4 +42,19 @@ struct VirtualKiosk {
     func wait(_ seconds: Double) { time.advance(by: seconds) }
     /// Touch frames at their time stamps, as a touchscreen would deliver them.
     func play(_ frames: [TouchFrame]) { time.play(frames) }
+}
+
+/// A kiosk configuration in English over `feed`, written to a file the file source reads
+/// (`path`, to write the feed anew), its state in a scratch directory.
+@MainActor
+func fileFed(_ feed: String, pageSize: Int? = nil) throws -> (configuration: KioskConfiguration, path: String) {
+    var c = KioskConfiguration()
+    c.stateDirectory = try scratchDirectory("state")
+    c.locale = "en"
+    if let pageSize { c.pageSize = pageSize }
+    let path = try scratchDirectory("feed") + "/list.json"
+    try Data(feed.utf8).write(to: URL(fileURLWithPath: path))
+    c.source = .file
+    c.file = path
+    return (c, path)
 }

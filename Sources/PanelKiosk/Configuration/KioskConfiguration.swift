@@ -185,7 +185,12 @@ public struct KioskConfiguration: KeyedConfiguration {
     /// `state.keep-list`: the last good list kept in the state directory and shown at the start.
     public var keepsList = true
     /// `appearance.theme`: the list's colours.
-    public enum Theme: String, Sendable, CaseIterable { case light, dark }
+    public enum Theme: String, Sendable, CaseIterable {
+        /// Black on white (the rows' own colours, `background` and `text-color`).
+        case light
+        /// White on black (`ListTheme.dark`).
+        case dark
+    }
     /// `appearance.theme`.
     public var theme = Theme.light
     /// `appearance.text-size`, as a factor (1: the rows' own sizes).

@@ -21,7 +21,14 @@ public struct Item: Sendable, Hashable {
     /// The language of the item's texts, a BCP 47 tag ("ja", "sr-Cyrl"); empty: the panel's.
     public var language = ""
     /// A text slot a template may fill.
-    public enum Slot: Sendable, Hashable { case subtitle, detail, badge }
+    public enum Slot: Sendable, Hashable {
+        /// The line under the title.
+        case subtitle
+        /// The trailing text.
+        case detail
+        /// The badge.
+        case badge
+    }
     /// The slots whose text holds times, shown as of when they are drawn (`{departure|relative}`);
     /// their plain field holds the times as Unix seconds (what is compared).
     public var timed: [Slot: TimedText] = [:]
