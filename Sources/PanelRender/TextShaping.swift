@@ -137,6 +137,7 @@ extension FontLibrary {
             if found != HB_SCRIPT_COMMON && found != HB_SCRIPT_INHERITED && found != HB_SCRIPT_UNKNOWN { script = found; break }
         }
         if script == HB_SCRIPT_COMMON { script = HB_SCRIPT_LATIN }
+        let together = sameFaceForScriptRuns(scalars, font: font, pixels: pixels, unicode: unicode)
         for (i, s) in scalars.enumerated() {
             let found = hb_unicode_script(unicode, s.value)
             let ownScript = found != HB_SCRIPT_COMMON && found != HB_SCRIPT_INHERITED && found != HB_SCRIPT_UNKNOWN
@@ -152,7 +153,9 @@ extension FontLibrary {
             let staysWithEmoji = properties.isDefaultIgnorableCodePoint || properties.isEmojiModifier
                 || s.value == 0x20E3
             let face: Int
-            if let last = runs.last, clings, last.level == level, !loaded[last.face].isColor || staysWithEmoji,
+            if let chosen = together[i] {
+                face = chosen
+            } else if let last = runs.last, clings, last.level == level, !loaded[last.face].isColor || staysWithEmoji,
                properties.isDefaultIgnorableCodePoint || covers(last.face, s.value) {
                 face = last.face
             } else {
@@ -166,6 +169,45 @@ extension FontLibrary {
             }
         }
         return runs
+    }
+
+    /// One face for each stretch of a script whose letters the faces would otherwise split:
+    /// Urdu's ہ (U+06C1) and ے (U+06D2), which KacstOne lacks, came from Nafees in the middle
+    /// of words KacstOne drew, visibly smaller and joined to nothing. Where one face met along
+    /// the stretch covers all its letters (the fallback's, usually), the whole stretch takes
+    /// it, its spaces and marks included; a stretch one face draws, or that no one face
+    /// covers, is left to the character-by-character choice. Returns the face by index.
+    private func sameFaceForScriptRuns(_ scalars: [Unicode.Scalar], font: Font, pixels: Int,
+                                       unicode: OpaquePointer?) -> [Int: Int] {
+        var chosen: [Int: Int] = [:]
+        var start = 0
+        while start < scalars.count {
+            let script = hb_unicode_script(unicode, scalars[start].value)
+            guard script != HB_SCRIPT_COMMON && script != HB_SCRIPT_INHERITED && script != HB_SCRIPT_UNKNOWN,
+                  !Self.prefersColor(scalars[start].value) else {
+                start += 1
+                continue
+            }
+            // The stretch: letters of this script, with the marks and spaces between them.
+            var end = start + 1, last = start
+            while end < scalars.count {
+                let s = scalars[end], found = hb_unicode_script(unicode, s.value)
+                if found == script { last = end } else if !(found == HB_SCRIPT_INHERITED || s.properties.isWhitespace) { break }
+                end += 1
+            }
+            let stretch = start...last
+            var faces: [Int] = []
+            for i in stretch {
+                if let f = faceFor(scalars[i].value, font, pixels: pixels), !faces.contains(f) { faces.append(f) }
+            }
+            if faces.count > 1, let one = faces.reversed().first(where: { f in
+                stretch.allSatisfy { covers(f, scalars[$0].value) || scalars[$0].properties.isDefaultIgnorableCodePoint }
+            }) {
+                for i in stretch { chosen[i] = one }
+            }
+            start = last + 1
+        }
+        return chosen
     }
 
     /// Shapes `run` with HarfBuzz, the whole paragraph given as context (Arabic joins across a
