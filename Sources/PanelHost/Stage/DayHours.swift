@@ -23,8 +23,7 @@ public struct DayHours: Sendable, Hashable, CustomStringConvertible {
 
     /// "H:MM" or "HH:MM" as minutes after midnight.
     private static func minute(_ text: Substring) -> Int? {
-        let t = text.trimmingPrefix(while: { $0 == " " })
-        let trimmed = t[..<(t.lastIndex { $0 != " " }.map { t.index(after: $0) } ?? t.startIndex)]
+        let trimmed = TextFormat.trimmed(text)
         let fields = trimmed.split(separator: ":", omittingEmptySubsequences: false)
         guard fields.count == 2, (1...2).contains(fields[0].count), fields[1].count == 2,
               fields.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),

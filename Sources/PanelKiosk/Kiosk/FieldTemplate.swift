@@ -33,7 +33,7 @@ public struct FieldTemplate: Sendable, Equatable {
     public let parts: [Part]
 
     /// Whether `spec` is a template (it has a brace) rather than one field's name.
-    public static func isTemplate(_ spec: String) -> Bool { spec.contains("{") }
+    public static func isTemplate(_ spec: String) -> Bool { spec.utf8.contains(UInt8(ascii: "{")) }
 
     /// The template `spec`: text with `{field}` or `{field|format}`; `{{` and `}}` are braces.
     public init(_ spec: String) throws(ConfigurationValueError) {
@@ -59,7 +59,7 @@ public struct FieldTemplate: Sendable, Equatable {
             }
             let inside = spec[next..<close].split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
             let name = TextFormat.trimmed(String(inside[0]), newlines: false)
-            guard !name.isEmpty, !name.contains("{") else { throw ConfigurationValueError("\"\(spec)\": a field's name is missing in braces") }
+            guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: "{")) else { throw ConfigurationValueError("\"\(spec)\": a field's name is missing in braces") }
             var format = Format.text
             if inside.count == 2 {
                 let word = TextFormat.trimmed(String(inside[1]), newlines: false)

@@ -34,9 +34,9 @@ public struct ItemClock: Sendable {
         // A millisecond's slack: a tick computed for the whole minute lands on it, not just before.
         let minutes = seconds > 0 ? Int(((seconds - 0.001) / 60).rounded(.up)) : Int(((-seconds + 0.001) / 60).rounded(.down))
         if minutes < 1 { return words.now }
-        if minutes < 60 { return (seconds > 0 ? words.inMinutes : words.minutesAgo).replacing("#", with: String(minutes)) }
+        if minutes < 60 { return (seconds > 0 ? words.inMinutes : words.minutesAgo).replacing(text: "#", with: String(minutes)) }
         let hours = minutes / 60
-        if hours < 24 { return (seconds > 0 ? words.inHours : words.hoursAgo).replacing("#", with: String(hours)) }
+        if hours < 24 { return (seconds > 0 ? words.inHours : words.hoursAgo).replacing(text: "#", with: String(hours)) }
         return formatter.shortText(for: date, now: now)
     }
 
