@@ -137,7 +137,14 @@ extension FontLibrary {
             if found != HB_SCRIPT_COMMON && found != HB_SCRIPT_INHERITED && found != HB_SCRIPT_UNKNOWN { script = found; break }
         }
         if script == HB_SCRIPT_COMMON { script = HB_SCRIPT_LATIN }
-        let together = sameFaceForScriptRuns(scalars, font: font, pixels: pixels, unicode: unicode)
+        // Each character's own face, asked once (the stretches below and the runs both need it).
+        var looked: [Int?] = Array(repeating: nil, count: scalars.count)
+        func faceOf(_ i: Int) -> Int? {
+            if let known = looked[i] { return known }
+            looked[i] = faceFor(scalars[i].value, font, pixels: pixels)
+            return looked[i]
+        }
+        let together = sameFaceForScriptRuns(scalars, unicode: unicode, faceOf: faceOf)
         for (i, s) in scalars.enumerated() {
             let found = hb_unicode_script(unicode, s.value)
             let ownScript = found != HB_SCRIPT_COMMON && found != HB_SCRIPT_INHERITED && found != HB_SCRIPT_UNKNOWN
@@ -159,7 +166,7 @@ extension FontLibrary {
                properties.isDefaultIgnorableCodePoint || covers(last.face, s.value) {
                 face = last.face
             } else {
-                face = faceFor(s.value, font, pixels: pixels) ?? own
+                face = faceOf(i) ?? own
                 if face == own, onUncovered != nil, !covers(own, s.value) { reportUncovered(s.value, in: scalars) }
             }
             if let last = runs.last, last.level == level, last.face == face, last.script == script || !ownScript {
@@ -177,8 +184,9 @@ extension FontLibrary {
     /// the stretch covers all its letters (the fallback's, usually), the whole stretch takes
     /// it, its spaces and marks included; a stretch one face draws, or that no one face
     /// covers, is left to the character-by-character choice. Returns the face by index.
-    private func sameFaceForScriptRuns(_ scalars: [Unicode.Scalar], font: Font, pixels: Int,
-                                       unicode: OpaquePointer?) -> [Int: Int] {
+    /// `faceOf`: a character's own face by its index.
+    private func sameFaceForScriptRuns(_ scalars: [Unicode.Scalar], unicode: OpaquePointer?,
+                                       faceOf: (Int) -> Int?) -> [Int: Int] {
         var chosen: [Int: Int] = [:]
         var start = 0
         while start < scalars.count {
@@ -198,7 +206,7 @@ extension FontLibrary {
             let stretch = start...last
             var faces: [Int] = []
             for i in stretch {
-                if let f = faceFor(scalars[i].value, font, pixels: pixels), !faces.contains(f) { faces.append(f) }
+                if let f = faceOf(i), !faces.contains(f) { faces.append(f) }
             }
             if faces.count > 1, let one = faces.reversed().first(where: { f in
                 stretch.allSatisfy { covers(f, scalars[$0].value) || scalars[$0].properties.isDefaultIgnorableCodePoint }

@@ -61,6 +61,8 @@ struct BoardTests {
         #expect("\(error.map { "\($0)" } ?? "")".contains("\"when\" is not a format (text, time, relative, signed)"))
         // A plain name stays a field's name.
         #expect(!FieldTemplate.isTemplate("departure"))
+        // A field shows as a plain field does: a whole number without ".0", no bools.
+        #expect([JSONValue.number(2.0), .number(12.5), .integer(3), .string("2a"), .bool(true)].map(ItemParser.shown) == ["2", "12.5", "3", "2a", ""])
     }
 
     @Test("times as feeds write them: RFC 3339 with a zone or Z, ISO without one (the panel's zone), Unix seconds and milliseconds")

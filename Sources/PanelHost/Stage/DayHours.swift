@@ -41,8 +41,7 @@ public struct DayHours: Sendable, Hashable, CustomStringConvertible {
 
     /// "06:30" for 390 minutes.
     public static func clock(_ minute: Int) -> String {
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return two(minute / 60) + ":" + two(minute % 60)
+        TextFormat.padded(minute / 60, 2) + ":" + TextFormat.padded(minute % 60, 2)
     }
 }
 

@@ -75,7 +75,8 @@ extension Stage {
     /// (off hours, `blank-after`) or its level set (night, `dim-after`). True when it went off.
     func followLight() -> Bool {
         let s = light.settings
-        let minute = localDay.minuteOfDay(clock.date)
+        // The C library's local time is asked only by a schedule (this runs at every entry).
+        let minute = s.boundaries.isEmpty ? 0 : localDay.minuteOfDay(clock.date)
         let night = light.scheduleOn && (s.night?.contains(minute: minute) ?? false)
         if night != light.inNight {
             light.inNight = night
@@ -130,12 +131,14 @@ extension Stage {
         }
     }
 
-    /// When the light next changes by itself, seconds of the clock: the dim stage, a panel lit
-    /// in the off hours going off again, the schedule's next hour (or daylight-saving change).
+    /// When the light next changes by itself, seconds of the clock: the dim stage, blanking
+    /// after `blank-after`, a panel lit in the off hours going off again, the schedule's next
+    /// hour (or daylight-saving change). The deadlines of what ``followLight()`` decides.
     var nextLightChange: Double? {
         var wakes: [Double] = []
         let s = light.settings
         if !display.isBlank {
+            if blankAfter > 0 { wakes.append(lastActivity + blankAfter) }
             if s.dimAfter > 0 && !light.dimmed { wakes.append(lastActivity + s.dimAfter) }
             if light.inOffHours { wakes.append(max(light.litInOffHours, lastTouch ?? -.infinity) + offHoursRelight) }
         }

@@ -366,7 +366,6 @@ public final class Stage {
         let drawing = !display.isBlank && !display.isPaused
         func frame(_ at: Double) -> Double { drawing ? presenter.frameStart(at: max(at, scene.clock.now)) : at }
         if let animation = scene.animator.nextWakeUp { wakes.append(frame(animation)) }
-        if blankAfter > 0 && !display.isBlank { wakes.append(lastActivity + blankAfter) }
         if let light = nextLightChange { wakes.append(light) }
         if let due = content?.nextWakeUp { wakes.append(due) }
         // A frame is due now (or at its start), unless one is in flight (its completion pumps)

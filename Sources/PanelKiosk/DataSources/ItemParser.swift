@@ -232,14 +232,7 @@ public enum ItemParser {
         default: id = bounded(title)
         }
         func text(_ field: String) -> String { bounded(object[field]?.string ?? "") }
-        // A number is a detail or badge as well ("price": 12.5, "unread": 3).
-        func shown(_ field: String) -> String {
-            switch object[field] {
-            case .integer(let n)?: return String(n)
-            case .number(let d)?: return "\(d)"
-            default: return text(field)
-            }
-        }
+        func shown(_ field: String) -> String { bounded(Self.shown(object[field])) }
         let image = object[names.image]?.string ?? ""
         var item = Item(id: id, title: bounded(title), subtitle: text(names.subtitle),
                         image: image.utf8.count <= maxImageReference ? image : "",
@@ -261,6 +254,18 @@ public enum ItemParser {
         // Its bytes, not its tree: a tree of small values takes many times their text.
         item.sourceJSON = value.encoded
         return item
+    }
+
+    /// A value as a row shows it: a string, or a number as well ("price": 12.5, "unread": 3), a
+    /// whole one without its ".0" (a feed's `"platform": 2.0` reads "2"); anything else shows
+    /// nothing. A plain field and a template's field show it alike.
+    static func shown(_ value: JSONValue?) -> String {
+        switch value {
+        case .string(let s)?: return s
+        case .integer(let n)?: return String(n)
+        case .number(let d)?: return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+        default: return ""
+        }
     }
 
     /// The row keys that are templates (`{line} · platform {platform}`), made once per document.

@@ -91,7 +91,7 @@ public struct FieldTemplate: Sendable, Equatable {
             case .field(let name, let format):
                 let value = object[name]
                 switch format {
-                case .text: pieces.append(.text(Self.shown(value)))
+                case .text: pieces.append(.text(ItemParser.shown(value)))
                 case .signed:
                     let number: Double? = switch value { case .integer(let n)?: Double(n); case .number(let d)?: d
                                                          case .string(let s)?: Double(s); default: nil }
@@ -99,7 +99,7 @@ public struct FieldTemplate: Sendable, Equatable {
                         let text = number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
                         pieces.append(.text(number > 0 ? "+" + text : text))
                     } else {
-                        pieces.append(.text(Self.shown(value)))
+                        pieces.append(.text(ItemParser.shown(value)))
                     }
                 case .time, .relative:
                     if let time = value.flatMap(TimeValue.init) { pieces.append(.time(time, relative: format == .relative)) }
@@ -109,16 +109,6 @@ public struct FieldTemplate: Sendable, Equatable {
         return TimedText(pieces: pieces)
     }
 
-    /// A value as a row shows it: a string, or a number in its shortest form.
-    static func shown(_ value: JSONValue?) -> String {
-        switch value {
-        case .string(let s)?: return s
-        case .integer(let n)?: return String(n)
-        case .number(let d)?: return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
-        case .bool(let b)?: return b ? "true" : "false"
-        default: return ""
-        }
-    }
 }
 
 /// A moment an item names: Unix seconds, or a wall-clock time without a zone (taken in the

@@ -12,16 +12,13 @@ extension KioskList {
         return ItemClock(utcOffset: stage?.machine.utcOffset ?? utc, language: statusView.localizer.language)
     }
 
-    /// `page` without the items whose expiry (plus `expiresAfter`) has passed; notes whether
-    /// the rows have times to keep up to date.
+    /// `page` without the items whose expiry (plus `expiresAfter`) has passed.
     func unexpired(_ page: [Item]) -> [Item] {
         let clock = itemClock, now = scene.clock.date
-        let kept = page.filter { item in
+        return page.filter { item in
             guard let expires = item.expires else { return true }
             return expires.date(utcOffset: clock.utcOffset).addingTimeInterval(expiresAfter) > now
         }
-        if kept.contains(where: { !$0.timed.isEmpty || $0.expires != nil }) { hasTimedRows = true }
-        return kept
     }
 
     /// When the rows' times next read otherwise (the next whole minute), seconds of the clock;
@@ -41,7 +38,6 @@ extension KioskList {
         timesMinute = minute
         board?.show(time: scene.clock.date, clock: itemClock)
         guard hasTimedRows else { return }
-        hasTimedRows = false
         let kept = unexpired(items)
         if kept.count != items.count {
             let anchor = list.placeAnchor()

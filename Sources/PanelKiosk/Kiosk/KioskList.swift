@@ -31,7 +31,10 @@ public final class KioskList: ListDataSource {
     /// Seconds a successful refresh shows its result ("Up to date") before the header closes.
     public var successDisplayDuration: Double = 0
     /// The items shown, all pages loaded so far.
-    public internal(set) var items: [Item] = []
+    public internal(set) var items: [Item] = [] {
+        // Asked at every entry (the minute's deadline): kept with the items, not walked each time.
+        didSet { hasTimedRows = items.contains { !$0.timed.isEmpty || $0.expires != nil } }
+    }
     /// How badges show by their value (`rows.badge-hide`, `rows.badge-colors`).
     public var badgeStyle = BadgeStyle()
     /// Seconds an item stays after its `rows.expires` time (`rows.expires-after`).
@@ -49,8 +52,6 @@ public final class KioskList: ListDataSource {
     public internal(set) var keptListShown = false
     /// Why the list could not be kept, said once.
     var keptListTrouble: String?
-    /// Whether the last refresh kept the pages loaded after the first (its reader was in them).
-    var keptLaterPages = false
     /// Seconds without a touch before the list goes back to its start (`appearance.home-after`); 0: never.
     public var homeAfter = 120.0
     /// When it last went back by itself, seconds of the clock.
@@ -66,7 +67,7 @@ public final class KioskList: ListDataSource {
     /// The rows' background when not marked (the theme's or `appearance.background`).
     public var rowColor = Color.white
     /// Whether any item has a time shown from now, at the local time, or an expiry: the rows are drawn again each minute.
-    public internal(set) var hasTimedRows = false
+    public private(set) var hasTimedRows = false
     private var loadedPages = 0
     /// Every trace event, in order.
     public private(set) var trace: [TraceEvent] = []
@@ -464,6 +465,7 @@ public final class KioskList: ListDataSource {
             pictures?.forgetFailures()
             itemsDate = scene.clock.date
             keptListShown = false
+            var keptLaterPages = false
             if page.isUnchanged {
                 counters.unchanged += 1
             } else {
