@@ -127,6 +127,9 @@ public struct KioskConfiguration: KeyedConfiguration {
     public var refreshTriggerJitter: Double = 5
     /// `data.timeout`: seconds a command or request may take.
     public var timeout: Double = 10
+    /// `data.stale-after`: seconds a failing file, command or HTTP source is let be before the
+    /// banner says since when the panel has had no answer; 0: each failed refresh is said at once.
+    public var staleAfter = 0.0
     /// `data.page-size`: items per page.
     public var pageSize = 20
     /// `data.refresh-seconds`: how long the sample source takes, seconds.
@@ -451,6 +454,9 @@ public struct KioskConfiguration: KeyedConfiguration {
         },
         Key(section: "data", name: "mqtt-ca-file", doc: "a CA certificate file (PEM) the broker's certificate must chain to, for mqtts://; unset: the system's CAs (/etc/ssl/certs)") { $0.mqttCAFile = try V.path($1) },
         Key(section: "data", name: "timeout", doc: "seconds a command or request may take (0.1 to 600)") { $0.timeout = try V.number($1, 0.1...600) },
+        Key(section: "data", name: "stale-after", doc: "seconds a failing file, command or HTTP source is let be before the banner over the rows says since when the panel has had no answer (\"offline since 07:50\"), 0 to 86400; 0: each failed refresh is said at once. A pull that fails says it in the header either way") {
+            $0.staleAfter = try V.number($1, 0...86_400)
+        },
         Key(section: "data", name: "page-size", doc: "items per page; a shorter page means no more data (1 to 1000)") { $0.pageSize = try V.integer($1, 1...1000) },
         Key(section: "data", name: "refresh-seconds", doc: "how long the sample source takes to load, seconds (0 to 60)") { $0.refreshSeconds = try V.number($1, refreshSecondsRange) },
         Key(section: "data", name: "list", doc: "where the list is in an answer that wraps it in an object: a member's name, or names joined by dots from the outside in (data.departures); empty: the answer itself is the list, or it is an object without a title whose one member that is a list is it") {

@@ -74,7 +74,21 @@ extension KioskList: StageContent {
     /// When a due automatic refresh may run: its time, or the end of the quiet after a touch;
     /// nil while none is due or something holds it until an event of its own.
     public var nextWakeUp: Double? {
-        [nextRefreshWakeUp, nextTimesTick, nextMarkEnd, nextHome].compactMap { $0 }.min()
+        [nextRefreshWakeUp, nextTimesTick, nextMarkEnd, nextHome, nextStale].compactMap { $0 }.min()
+    }
+
+    /// When failures that began at `failingSince` outlast `data.stale-after` and the banner
+    /// says so; nil: it says so already, or nothing fails.
+    private var nextStale: Double? {
+        guard staleAfter > 0, offlineSince == nil, let since = failingSince else { return nil }
+        return since + staleAfter
+    }
+
+    /// At every entry: a failing source's list says since when once that outlasts
+    /// `data.stale-after`, by the calendar time of the first failure.
+    private func tickStale(at now: Double) {
+        guard staleAfter > 0 else { return }
+        offlineSince = failingSince.flatMap { now - $0 >= staleAfter ? scene.clock.date.addingTimeInterval($0 - now) : nil }
     }
 
     /// When a due automatic refresh may run (``nextWakeUp``'s part for it).
@@ -94,6 +108,7 @@ extension KioskList: StageContent {
         tickTimes()
         tickNewRows()
         tickHome(at: now)
+        tickStale(at: now)
         if let due = nextAutomaticRefresh, now >= due, autoRefreshHold == nil {
             refreshAutomatically()
         }

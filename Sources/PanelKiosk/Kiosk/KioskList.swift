@@ -52,6 +52,12 @@ public final class KioskList: ListDataSource {
     public internal(set) var keptListShown = false
     /// Why the list could not be kept, said once.
     var keptListTrouble: String?
+    /// Seconds a failing source is let be before the banner says since when the list has had
+    /// no answer (`data.stale-after`); 0: each failure is said at once.
+    public var staleAfter = 0.0
+    /// Since when the refreshes have failed (seconds of the clock), the last one included; nil:
+    /// the last one answered.
+    public internal(set) var failingSince: Double?
     /// Seconds without a touch before the list goes back to its start (`appearance.home-after`); 0: never.
     public var homeAfter = 120.0
     /// When it last went back by itself, seconds of the clock.
@@ -372,9 +378,10 @@ public final class KioskList: ListDataSource {
         banner.frame = Rect(x: 0, y: size.height - RefreshBanner.height, width: size.width, height: RefreshBanner.height)
     }
 
-    /// Since when the list's broker has been out of reach, once that is longer than the panel
-    /// lets pass unsaid (`mqtt.stale-after`); nil: reached. The banner says so over the items
-    /// on screen, unless a failed refresh's reason is shown there.
+    /// Since when the list's broker has been out of reach, or its source has failed, once that
+    /// is longer than the panel lets pass unsaid (`mqtt.stale-after`, `data.stale-after`); nil:
+    /// reached. The banner says so over the items on screen, unless a failed refresh's reason
+    /// is shown there.
     public var offlineSince: Date? {
         didSet {
             guard offlineSince != oldValue, failureShown == nil else { return }
@@ -460,6 +467,8 @@ public final class KioskList: ListDataSource {
             if page.notModified { counters.notModified += 1 }
             counters.lastSuccess = scene.clock.date
             counters.lastSuccessTime = at
+            failingSince = nil
+            if staleAfter > 0 { offlineSince = nil }
             schedule?.succeeded(at: at, freshFor: page.freshFor)
             // The server may be back: pictures that failed are tried again.
             pictures?.forgetFailures()
@@ -504,7 +513,10 @@ public final class KioskList: ListDataSource {
             record(.error(t: now, message: String(describing: error)))
             onError?(error)
             let reason = DataSourceError.passerByText(error, language: statusView.localizer.language)
-            if items.isEmpty { statusView.status = .failed(reason: reason) } else { showBanner(reason) }
+            if failingSince == nil { failingSince = at }
+            // With data.stale-after, one failure among answers is the journal's alone: the
+            // banner says since when once the failures outlast it (tickStale).
+            if items.isEmpty { statusView.status = .failed(reason: reason) } else if staleAfter == 0 { showBanner(reason) }
             if header.isRefreshing {
                 header.finishedDisplayDuration = failureDisplayDuration
                 header.endRefreshing(result: .failure(reason))
