@@ -185,6 +185,9 @@ public struct KioskConfiguration: KeyedConfiguration {
     public var trailer: TrailerStyle = .normal
     /// `appearance.home-after`: seconds without a touch before the list goes back to its start; 0: never.
     public var homeAfter = 120.0
+    /// `appearance.page-every`: seconds without a touch between an untouched board's moves
+    /// by a screen; 0: never.
+    public var pageEvery = 0.0
     /// `state.keep-list`: the last good list kept in the state directory and shown at the start.
     public var keepsList = true
     /// `appearance.theme`: the list's colours.
@@ -504,6 +507,9 @@ public struct KioskConfiguration: KeyedConfiguration {
             $0.headerPosition = try V.choice($1, RefreshHeader.Position.self)
         },
         Key(section: "appearance", name: "background", doc: "row background colour, #rrggbb (the light theme's)") { $0.background = try V.color($1) },
+        Key(section: "appearance", name: "page-every", doc: "seconds without a touch between the moves of an untouched board by a screen (the row cut at its end comes to its start; from the end back to the top), 2 to 3600; 0: never (the list moves only under a finger)") {
+            $0.pageEvery = try V.zeroOr($1, 2...3600)
+        },
         Key(section: "appearance", name: "home-after", doc: "seconds without a touch before an open page and the second floor close and the list goes back to its top, 0 to 86400; 0: never (never under a finger or during a refresh)") { $0.homeAfter = try V.number($1, 0...86_400) },
         Key(section: "appearance", name: "theme", doc: "light (black on white) or dark (white on black, for a dim hall: iOS's dark system colours); dark replaces background and text-color") { $0.theme = try V.choice($1, Theme.self) },
         Key(section: "appearance", name: "text-size", doc: "the rows' text size, percent of their own (50 to 300); above 100 the rows grow with it (a board read from 3 m)") { $0.textScale = try V.number($1, 50...300) / 100 },

@@ -102,6 +102,7 @@ public final class Kiosk {
                            brokerState: fleet?.stateName, brokerTrouble: fleet?.problem)
         (status.newRows, status.newAbove) = (list.lastNewRows, list.newAbove)
         status.homeAt = list.nextHome.map { clock.date.addingTimeInterval($0 - clock.now) }
+        status.pageAt = list.nextPage.map { clock.date.addingTimeInterval($0 - clock.now) }
         return status
     }
 

@@ -27,6 +27,7 @@ extension KioskList {
         list.imageSize = c.imageSize
         list.badgeStyle = c.badgeStyle
         list.homeAfter = c.homeAfter
+        list.pageEvery = c.pageEvery
         list.staleAfter = c.source == .mqtt ? 0 : c.staleAfter
         if c.keepsList {
             list.keptListPath = KioskList.keptListPath(in: c.stateDirectory)

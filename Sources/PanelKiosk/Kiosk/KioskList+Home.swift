@@ -26,5 +26,7 @@ extension KioskList {
         hideChip()
         // Said once per return: the next is counted from the next touch.
         returnedHomeAt = now
+        // A paging board starts its round again from the top.
+        if pagedFrom > -.infinity { pagedFrom = now }
     }
 }

@@ -60,6 +60,12 @@ public final class KioskList: ListDataSource {
     public internal(set) var failingSince: Double?
     /// Seconds without a touch before the list goes back to its start (`appearance.home-after`); 0: never.
     public var homeAfter = 120.0
+    /// Seconds without a touch between the moves of an untouched board by a screen
+    /// (`appearance.page-every`); 0: it never moves by itself.
+    public var pageEvery = 0.0
+    /// When the list last moved on by itself, or first had rows (seconds of the clock): the
+    /// next move is `pageEvery` after it or after the last touch, whichever is later.
+    var pagedFrom = -Double.infinity
     /// When it last went back by itself, seconds of the clock.
     var returnedHomeAt = -Double.infinity
     /// Rows new or changed at the last refresh, by id: until when (seconds of the clock) they are marked.

@@ -25,6 +25,8 @@ public struct KioskStatus: Sendable {
     public var pictureCacheBytes: Int, pictureCacheHits: Int, pictureCacheMisses: Int
     /// When the list goes back to its start by itself (`appearance.home-after`), by the calendar; nil: it is there, or never.
     public var homeAt: Date?
+    /// When an untouched board next moves on by a screen (`appearance.page-every`), by the calendar; nil: never.
+    public var pageAt: Date?
     /// Rows the last refresh added, and those of them above the reader's place the chip counts.
     public var newRows = 0, newAbove = 0
     /// The program's version.
@@ -59,6 +61,7 @@ public struct KioskStatus: Sendable {
             "items": .integer(Int64(items)),
             "newRows": .integer(Int64(newRows)),
             "homeAt": time(homeAt),
+            "pageAt": time(pageAt),
             "newAbove": .integer(Int64(newAbove)),
             "lastSuccess": time(refreshes.lastSuccess),
             "clockSet": .bool(host.clockSet),
