@@ -46,6 +46,11 @@ public struct TouchFrame: Sendable, Hashable {
         TouchFrame(timestamp: timestamp + seconds, touches: touches.map { var t = $0; t.timestamp += seconds; return t })
     }
 
+    /// The same frame with every contact's position moved by `delta` points.
+    public func moved(by delta: Point) -> TouchFrame {
+        TouchFrame(timestamp: timestamp, touches: touches.map { var t = $0; t.position += delta; return t })
+    }
+
     /// Contacts down after this frame.
     public var active: [Touch] { touches.filter { $0.phase == .began || $0.phase == .moved } }
 

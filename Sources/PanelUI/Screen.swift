@@ -25,6 +25,19 @@ public final class Screen {
     /// Which way the UI reads (the program sets it from the language): the direction of texts
     /// with no strong letter of their own, and of lists whose `layoutDirection` is not set.
     public var layoutDirection: LayoutDirection = .leftToRight
+    /// How far the whole picture is moved on the glass, points (burn-in care,
+    /// `display.shift-every`): the root view sits there, what was left uncovered shows the
+    /// renderer's clear colour, and touches are taken back by as much (``TouchDispatcher``).
+    /// A change damages the whole screen.
+    public var contentShift: Point = .zero {
+        didSet {
+            guard contentShift != oldValue else { return }
+            rootView.frame = Rect(origin: contentShift, size: size)
+            shiftMoved = true
+        }
+    }
+    /// The shift changed since the last frame: it is drawn whole.
+    private var shiftMoved = false
     /// Frames presented so far; components treat a screen with none as "not yet shown"
     /// (MJRefresh's view without a window).
     public private(set) var framesPresented = 0
@@ -44,7 +57,7 @@ public final class Screen {
     public func resize(to size: Size) {
         guard size != self.size else { return }
         self.size = size
-        rootView.frame = Rect(origin: .zero, size: size)
+        rootView.frame = Rect(origin: contentShift, size: size)
         rootView.setNeedsLayout()
         rootView.setNeedsDisplay()
     }
@@ -52,7 +65,7 @@ public final class Screen {
     /// Whether the next frame would show something new: an animation runs, or a view asked
     /// for layout or display.
     public var needsFrame: Bool {
-        if animator.nextWakeUp.map({ $0 <= animator.clock.now }) ?? false { return true }
+        if shiftMoved || animator.nextWakeUp.map({ $0 <= animator.clock.now }) ?? false { return true }
         // The marks say it without a walk (View.subtreeNeedsLayout).
         return rootView.needsLayout || rootView.needsDisplay || rootView.subtreeNeedsLayout || rootView.subtreeNeedsDisplay
     }
@@ -81,7 +94,12 @@ public final class Screen {
         notifyWillDisplay(rootView)
         rootView.layoutIfNeeded()
         var update = FrameUpdate(damage: [], moves: [])
-        collectDamage(rootView, allowingMoves: allowingMoves, into: &update)
+        collectDamage(rootView, allowingMoves: allowingMoves && !shiftMoved, into: &update)
+        if shiftMoved {
+            // Everything moved, and the strip it left shows the clear colour.
+            update.damage = [Rect(origin: .zero, size: size)]
+            shiftMoved = false
+        }
         return update
     }
 

@@ -95,6 +95,10 @@ public final class TouchDispatcher {
 
     /// Routes one touch frame: to the pan's scroll views or, for a tap, to the view under it.
     public func handle(_ frame: TouchFrame) {
+        // The glass's points into the tree's: a picture moved for burn-in care
+        // (`Screen.contentShift`) is touched where it shows.
+        let shift = rootView.frame.origin
+        let frame = shift == .zero ? frame : frame.moved(by: Point(x: -shift.x, y: -shift.y))
         let wasDown = fingersDown
         fingersDown = !frame.active.isEmpty
         if !wasDown && fingersDown {

@@ -89,6 +89,8 @@ public struct Configuration: KeyedConfiguration {
     public var backlight = "auto"
     /// The light over the day: levels, the dim stage, the night and off hours.
     public var light = LightSettings()
+    /// Burn-in care: how often and how far the picture moves while untouched.
+    public var shift = PixelShift()
 
     // [appearance]
     /// `appearance.locale`: the texts' language; nil: the machine's `LANG`.
@@ -113,12 +115,13 @@ public struct Configuration: KeyedConfiguration {
     public init() {}
 
     /// The keys a running host takes in place at a reload (``Stage/reconfigure(_:)``):
-    /// blanking, the backlight and resampling. The rest of `[display]` and `[input]` apply at
+    /// blanking, the light, the burn-in shift and resampling. The rest of `[display]` and `[input]` apply at
     /// the next start; the language, the pictures' limits and the state directory reach the
     /// views through the stage.
     public static let keysInPlace: Set<String> = [
         "display.blank-after", "display.backlight", "display.brightness", "display.dim-after", "display.dim-brightness",
-        "display.night", "display.night-brightness", "display.off-hours", "input.resample",
+        "display.night", "display.night-brightness", "display.off-hours", "display.shift-every", "display.shift-pixels",
+        "input.resample",
     ]
 
     /// The keys that choose the display and the touchscreens: a reload that changes them
@@ -192,6 +195,12 @@ public struct Configuration: KeyedConfiguration {
                 throw ConfigurationValueError("\"\($1)\" is not auto, none or a name under /sys/class/backlight")
             }
             $0.backlight = $1
+        },
+        ConfigurationKey(section: "display", name: "shift-every", doc: "burn-in care: seconds between moves of the whole picture by one pixel while nobody touches it, 10 to 86400; 0: never. The picture walks the square of shift-pixels around its place and back; touch follows it") {
+            $0.shift.every = try ConfigurationValue.zeroOr($1, 10...86_400)
+        },
+        ConfigurationKey(section: "display", name: "shift-pixels", doc: "how far the picture may move from its place along each axis, pixels, 1 to 16 (4)") {
+            $0.shift.pixels = try ConfigurationValue.integer($1, 1...16)
         },
         ConfigurationKey(section: "display", name: "brightness", doc: "percent of the backlight's maximum the panel is lit at by day, 1 to 100; without a backlight the picture is darkened") {
             $0.light.brightness = try ConfigurationValue.integer($1, 1...100)

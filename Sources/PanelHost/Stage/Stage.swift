@@ -59,6 +59,8 @@ public final class Stage {
     private var reportedBacklightError = false
     /// The light over the day: its settings, and what the stage last made of them.
     var light = LightControl()
+    /// The burn-in shift: its settings, the step it is at and when it moved.
+    var shift = ShiftControl()
     /// Frame timings since the last report.
     public private(set) var statistics = FrameStatistics()
     private var statisticsSince: Double
@@ -143,6 +145,7 @@ public final class Stage {
         }
         applyContentSettings(configuration)
         configureLight(configuration.light)
+        configureShift(configuration.shift)
     }
 
     // MARK: Content
@@ -208,6 +211,7 @@ public final class Stage {
         // The blank timer counts from now with its new length.
         lastActivity = clock.now
         configureLight(configuration.light)
+        configureShift(configuration.shift)
         applyContentSettings(configuration)
         let kept = content?.reconfigure(configuration) ?? true
         pump()
@@ -349,6 +353,7 @@ public final class Stage {
     public func pump() {
         guard !isStopped else { return }
         if followLight() { return }
+        followShift()
         content?.tick(at: clock.now)
         presenter.drawFrame()
     }
@@ -367,6 +372,7 @@ public final class Stage {
         func frame(_ at: Double) -> Double { drawing ? presenter.frameStart(at: max(at, scene.clock.now)) : at }
         if let animation = scene.animator.nextWakeUp { wakes.append(frame(animation)) }
         if let light = nextLightChange { wakes.append(light) }
+        if let shift = nextShift { wakes.append(shift) }
         if let due = content?.nextWakeUp { wakes.append(due) }
         // A frame is due now (or at its start), unless one is in flight (its completion pumps)
         // or a failed present waits for its retry. (While the panel is off only the frame
