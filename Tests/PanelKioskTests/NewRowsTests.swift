@@ -61,4 +61,19 @@ struct NewRowsTests {
         #expect(kiosk.list.list.visibleCells[0]?.backgroundColor == Color(red: 255, green: 244, blue: 204))
         #expect(KioskList.newRowsText(2, language: .german) == "2 neu ↑" && KioskList.newRowsText(5, language: .japanese) == "5件の新着 ↑")
     }
+
+    @Test("a refresh that changes every row (a feed that stamps each item) marks none: nothing would stand out")
+    func allChanged() throws {
+        let (c, path) = try fileFed(feed(Array(1...10)))
+        let kiosk = try VirtualKiosk(configuration: c, display: HeadlessDisplay(width: 400, height: 300))
+        kiosk.start()
+        kiosk.run(until: 2)
+        let stamped = "[" + (1...10).map { #"{"id": \#($0), "title": "Item \#($0)", "subtitle": "at 12:01"}"# }.joined(separator: ",") + "]"
+        try Data(stamped.utf8).write(to: URL(fileURLWithPath: path))
+        kiosk.list.refreshAutomatically()
+        kiosk.run(until: 3)
+        #expect(kiosk.list.items.first?.subtitle == "at 12:01")
+        #expect(kiosk.list.markedRows.isEmpty && kiosk.list.list.visibleCells.values.allSatisfy { $0.backgroundColor == .white })
+        #expect(kiosk.stage.nextWakeUp == nil, "no mark's deadline")
+    }
 }

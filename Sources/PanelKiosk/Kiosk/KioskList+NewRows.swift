@@ -1,7 +1,8 @@
 import PanelHost
 
 /// What a refresh brought, made visible: rows new or changed since the list before it (a diff
-/// by id) are marked for ``markSeconds``, as list adapters animate their inserts; and when new
+/// by id) are marked for ``markSeconds``, as list adapters animate their inserts, unless every
+/// row is (then nothing stands out, and nothing is marked); and when new
 /// rows came above the reader's kept place (a timer's or a broker's refresh while someone reads
 /// further down), a chip at the top says how many ("3 new ↑") and scrolls to them when tapped.
 /// It goes once the list is back at its top. Both are deadlines of the host.
@@ -18,15 +19,22 @@ extension KioskList {
         for item in before { old[item.id] = item }
         let until = scene.clock.now + Self.markSeconds
         var fresh = 0, above = 0
+        var marks: [String] = []
         let topRow = anchored ? list.visibleRows.lowerBound : 0
         for (row, item) in items.enumerated() {
             let previous = old[item.id]
             guard previous != item else { continue }
-            markedRows[item.id] = until
+            marks.append(item.id)
             if previous == nil {
                 fresh += 1
                 if anchored && row < topRow { above += 1 }
             }
+        }
+        // A mark tells what differs among what stayed: when every row is new or changed (a
+        // feed that stamps each item, another source after a restart), the whole list in
+        // yellow would tell the passer-by nothing.
+        if marks.count < items.count {
+            for id in marks { markedRows[id] = until }
         }
         lastNewRows = fresh
         if above > 0 { showChip(count: newAbove + above) }
