@@ -18,7 +18,7 @@ extension Stage {
     /// The burn-in shift in use.
     public var pixelShift: PixelShift { shift.settings }
 
-    /// Where the picture is moved to now, pixels.
+    /// Where the picture is moved to now, points (pixels at scale 1).
     public var shiftOffset: Point { scene.screen.contentShift }
 
     /// Takes a configuration's shift keys (at the start and at a reload): the count starts
