@@ -87,7 +87,9 @@ func main() async -> Int32 {
     // The kiosk's loops read signals from the pipe (a window's close button is a SIGTERM too).
     if command != "run" && !(command == "demo" && arguments.contains("--window")) { SignalPipe.release() }
     do {
-        guard let help = CommandHelp.named(command) else { throw UsageError("unknown command \"\(command)\"") }
+        guard let help = CommandHelp.named(command) else {
+            throw UsageError("unknown command \"\(command)\"" + Suggestion.hint(for: command, in: CommandHelp.all.map(\.name)))
+        }
         // Every command's options come from its entry in CommandHelp: parsed, checked and
         // documented from the one table.
         let options = try help.parse(arguments)
@@ -103,7 +105,7 @@ func main() async -> Int32 {
                 return try checkItems(items, config: options.value("--config"))
             }
             let path = options.value("--config") ?? KioskConfiguration.defaultPath
-            let errors = KioskConfiguration.check(path: path)
+            let errors = KioskConfiguration.check(path: path, files: !options.isSet("--keys-only"))
             for error in errors { Log.error("\(error)") }
             guard errors.isEmpty else {
                 print("check: \(path): \(errors.count) error\(errors.count == 1 ? "" : "s")")
@@ -260,7 +262,9 @@ func checkItems(_ path: String, config: String?) throws -> Int32 {
 @MainActor
 func control(_ options: ParsedArguments) throws -> Int32 {
     guard let name = options.positional("COMMAND"), ControlCommand.names.contains(name) else {
-        throw UsageError("ctl needs one of \(ControlCommand.names.joined(separator: ", "))")
+        let given = options.positional("COMMAND")
+        throw UsageError((given.map { "unknown ctl command \"\($0)\"" + Suggestion.hint(for: $0, in: ControlCommand.names) + "; " } ?? "")
+                         + "ctl needs one of \(ControlCommand.names.joined(separator: ", "))")
     }
     // brightness and schedule take their value where screenshot takes its file.
     let takesValue = ControlCommand.values[name]
@@ -275,7 +279,11 @@ func control(_ options: ParsedArguments) throws -> Int32 {
     let file = takesValue == nil ? options.positional("FILE") : nil
     if command == .screenshot && file == nil { throw UsageError("ctl screenshot needs FILE (- for standard output)") }
     if command != .screenshot && file != nil { throw UsageError("only ctl screenshot takes FILE") }
-    let path = ControlClient.socketPath(given: options.value("--socket"),
+    // The configuration's socket, so that a kiosk with state.control-socket set is found as
+    // its own `run` finds it; a file that does not read leaves the defaults (run says why).
+    let config = options.value("--config") ?? (Folders.exists(KioskConfiguration.defaultPath) ? KioskConfiguration.defaultPath : nil)
+    let configured = config.flatMap { try? KioskConfiguration.load(path: $0) }?.controlSocket
+    let path = ControlClient.socketPath(given: options.value("--socket") ?? configured,
                                         runtimeDirectory: getenv("RUNTIME_DIRECTORY").map { String(cString: $0) })
     switch try ControlClient.request(command, path: path) {
     case .error(let message):

@@ -84,6 +84,16 @@ final class TestBroker {
         Lifeline.shared.release(process.processIdentifier)
     }
 
+    /// Restarts the broker on its port as `systemctl restart mosquitto` does: SIGTERM, then a
+    /// new process.
+    func restart() throws {
+        guard let process else { return }
+        process.terminate(SIGTERM)
+        process.exitCode()
+        Lifeline.shared.release(process.processIdentifier)
+        try start()
+    }
+
     deinit {
         stop()
         try? FileManager.default.removeItem(atPath: folder)

@@ -41,8 +41,33 @@ struct MQTTConfigurationTests {
         #expect(id.hasPrefix("panel-") && id.count == 22)
         #expect(try FleetLink.settings(for: c, machineID: "0123456789abcdef")?.connection.clientID == id, "the same machine, the same id")
         #expect(settings.statusTopic == "panel-refresh/\(id)/status" && settings.tapTopic == "panel-refresh/\(id)/tap")
-        #expect(settings.connection.will?.topic == settings.statusTopic && settings.commandTopic == nil && settings.listTopic == "boards/a")
+        #expect(settings.connection.will?.topic == settings.statusTopic && settings.commandTopic == "panel-refresh/\(id)/command" && !settings.commandsOn && settings.listTopic == "boards/a")
         try c.set("data.mqtt-ca-file", "/nonexistent/ca.pem")
         #expect(c.fileProblems(screen: nil).contains { $0.key == "data.mqtt-ca-file" && $0.message.contains("No such file") })
+    }
+
+    @Test("panel.name (else the host name) is in ctl status, the metrics and the client id: panel-hall-2-east- and the machine's hash")
+    func panelName() throws {
+        let hash = FleetLink.defaultClientID(name: "", machineID: "0123456789abcdef")
+        #expect(hash.count == 22 && hash.hasPrefix("panel-"))
+        #expect(FleetLink.defaultClientID(name: "Hall 2 (east)", machineID: "0123456789abcdef") == "panel-hall-2-east-" + hash.dropFirst(6).prefix(8))
+        #expect(FleetLink.defaultClientID(name: "Кухня", machineID: "0123456789abcdef") == hash, "no letter of a-z: the hash alone")
+        #expect(FleetLink.defaultClientID(name: String(repeating: "ab-", count: 30), machineID: "x").count <= 6 + 32 + 1 + 8)
+        var c = KioskConfiguration()
+        try c.set("panel.name", "Hall 2")
+        #expect { try c.set("panel.name", "") } throws: { "\($0)".contains("not a name of 1 to 64 characters") }
+        try c.set("data.mqtt-url", "mqtt://127.0.0.1")
+        let settings = try #require(try FleetLink.settings(for: c, machineID: "0123456789abcdef", name: "Hall 2"))
+        #expect(settings.connection.clientID.hasPrefix("panel-hall-2-") && settings.statusTopic.hasPrefix("panel-refresh/panel-hall-2-"))
+        var machine = MachineEnvironment.neutral
+        machine.hostName = "kiosk-7"
+        var named = KioskConfiguration()
+        named.panelName = "Hall 2"
+        let kiosk = try Kiosk.virtual(configuration: named, machine: machine)
+        let status = kiosk.status()
+        #expect(status.json.contains(#""name":"Hall 2""#) && status.json.contains(#""host":"kiosk-7""#), "\(status.json)")
+        #expect(MetricsExposition.prometheus.render(status).contains(#"panel_refresh_panel_info{name="Hall 2",host="kiosk-7"} 1"#))
+        let unnamed = try Kiosk.virtual(machine: machine)
+        #expect(unnamed.status().json.contains(#""name":"kiosk-7""#), "the host name stands for the name")
     }
 }

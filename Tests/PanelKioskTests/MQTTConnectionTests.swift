@@ -208,4 +208,23 @@ struct MQTTListSourceTests {
         source.receive(Array(#"[{"title":"newer"}]"#.utf8))
         #expect(try load()?.get().items.map(\.title) == ["newer"])
     }
+
+    @Test("the same list again (the retained message at a reconnect, a publisher that resends it) is an unchanged refresh, as a 304 is")
+    func sameListUnchanged() throws {
+        let executor = VirtualExecutor(clock: ManualClock())
+        let source = MQTTListSource(topic: "board/list", executor: executor)
+        func load() throws -> ItemPage? {
+            var got: Result<ItemPage, Error>?
+            source.load(page: 0, pageSize: 50) { got = $0 }
+            executor.deliver(upTo: 0)
+            return try got?.get()
+        }
+        source.receive(Array(#"[{"title":"a"}]"#.utf8))
+        #expect(try load()?.isUnchanged == false)
+        source.receive(Array(#"[{"title":"a"}]"#.utf8))
+        let again = try #require(try load())
+        #expect(again.isUnchanged && again.items.map(\.title) == ["a"])
+        source.receive(Array(#"[{"title":"b"}]"#.utf8))
+        #expect(try load()?.isUnchanged == false)
+    }
 }

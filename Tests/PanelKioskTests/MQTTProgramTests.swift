@@ -119,6 +119,15 @@ struct MQTTProgramTests {
             said = try #require(try broker.first("panel-refresh/kiosk-a/status", timeout: 5))
         }
         #expect(said.hasPrefix(#"{"online":true,"#) && said.contains(#""items":4"#), "\(said)")
+        // What changes by itself stays out of the retained status (a zero there read as a panel
+        // just started); the start time says how long it has run.
+        #expect(said.contains(#""started":"20"#) && !said.contains(#""uptime""#) && !said.contains(#""frames""#)
+                && !said.contains(#""residentBytes""#), "\(said)")
+        // The metrics say the broker's side: connected, no reconnection, a message a moment ago.
+        let metrics = String(decoding: try runProgram(["ctl", "metrics", "--socket", socket]).1, as: UTF8.self)
+        #expect(metrics.contains("panel_refresh_broker_connected 1\n") && metrics.contains("panel_refresh_broker_reconnects_total 0\n"), "\(metrics)")
+        let age = metrics.split(separator: "\n").first { $0.hasPrefix("panel_refresh_broker_last_message_age_seconds ") }
+        #expect(age.flatMap { Double($0.split(separator: " ")[1]) }.map { $0 < 30 } == true, "\(String(describing: age))")
 
         kill(run.process.processIdentifier, SIGKILL)
         _ = run.finish(timeout: 5)
@@ -204,6 +213,66 @@ struct MQTTProgramTests {
                 "\(String(describing: denied))")
     }
 
+    @Test("deployment.md's ACL on a real Mosquitto: a panel with its own user gets its list, publishes its status and hears commands; another panel's topics are closed to it")
+    func documentedACL() throws {
+        // The block after "<!-- acl: fleet -->", as the page has it.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let page = try fileText(root.appendingPathComponent("docs/deployment.md").path)
+        let marker = try #require(page.range(of: "<!-- acl: fleet -->\n```\n"))
+        let acl = String(page[marker.upperBound...].prefix { $0 != "`" })
+        #expect(acl.contains("pattern read boards/#"), "\(acl)")
+        let broker = try TestBroker(users: [("hall-2", "pw"), ("board-server", "pw"), ("operator", "pw")], acl: acl)
+        try broker.publish("boards/hall-2/list", Self.items(3, "acl"), retain: true, user: ("board-server", "pw"))
+        let secrets = try scratchDirectory("mqtt-acl")
+        defer { try? FileManager.default.removeItem(atPath: secrets) }
+        try "pw\n".write(toFile: secrets + "/password", atomically: true, encoding: .utf8)
+        let (run, dir, socket) = try startControlledKiosk("""
+            [data]
+            source = mqtt
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            mqtt-topic = boards/hall-2/list
+            mqtt-user = hall-2
+            mqtt-password-file = \(secrets)/password
+            mqtt-client-id = hall-2
+            [mqtt]
+            commands = true
+            """)
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try Self.wait(socket) { $0.items == 3 }?.items == 3, "the list came: \(run.log)")
+        let status = try #require(try broker.first("panel-refresh/hall-2/status", timeout: 5, user: ("operator", "pw")),
+                                  "its status is written, and the operator reads it")
+        #expect(status.hasPrefix(#"{"online":true"#))
+        #expect(!run.log.contains("refused"), "\(run.log)")
+        // The server may not command (it writes only boards/#): nothing happens; the operator may.
+        try broker.publish("panel-refresh/hall-2/command", "blank", user: ("board-server", "pw"))
+        #expect(try Self.wait(socket, timeout: 1.5) { $0.state == "blank" }?.state == "showing")
+        try broker.publish("panel-refresh/hall-2/command", "blank", user: ("operator", "pw"))
+        #expect(try Self.wait(socket) { $0.state == "blank" }?.state == "blank", "\(run.log)")
+    }
+
+    @Test("a list topic with nothing retained: 10 s after the connection the list's place says it waits for the list and ctl status says why; the first list published then shows")
+    func nothingRetained() throws {
+        let broker = try TestBroker()
+        let (run, dir, socket) = try startControlledKiosk("""
+            [data]
+            source = mqtt
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            mqtt-topic = board/empty
+            mqtt-client-id = waiting
+            """)
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+        #expect(Self.subscribed(run), "\(run.log)")
+        #expect(try Self.status(socket)?.state == "refreshing")
+        let failed = try Self.wait(socket, timeout: 15) { $0.state == "failed" }
+        #expect(failed?.state == "failed", "\(run.log)")
+        let (_, out, _) = try runProgram(["ctl", "status", "--socket", socket])
+        let json = String(decoding: out, as: UTF8.self)
+        #expect(json.contains("mqtt topic board/empty has no list yet") && json.contains("with retain?"), "\(json)")
+        #expect(run.wait(for: "nothing on board/empty in the 10 s since the connection"), "\(run.log)")
+        try broker.publish("board/empty", Self.items(2, "late"))
+        #expect(try Self.wait(socket) { $0.items == 2 }?.state == "showing", "\(run.log)")
+    }
+
     @Test("two kiosks with one client id: each is told, and they take the connection from each other less and less often")
     func sharedClientID() throws {
         let broker = try TestBroker()
@@ -231,6 +300,24 @@ struct MQTTProgramTests {
         let connections = logs.map { $0.components(separatedBy: "mqtt: connected to").count - 1 }.reduce(0, +)
         #expect(connections >= 3 && connections <= 8, "\(connections) connections:\n\(logs[0])\n\(logs[1])")
         #expect(second.log.contains(hint), "\(second.log)")
+    }
+
+    @Test("a broker restarted within a minute of the connection: the journal says the connection was lost and the panel connects again, with no word of another client's id")
+    func brokerRestart() throws {
+        let broker = try TestBroker()
+        let (run, dir, _) = try startControlledKiosk("""
+            [data]
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            mqtt-client-id = restarted
+            """)
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+        #expect(run.wait(for: "mqtt: connected", timeout: 10), "\(run.log)")
+        try broker.restart()
+        #expect(run.wait(for: "connection lost", timeout: 10), "\(run.log)")
+        let watch = Stopwatch()
+        while run.log.components(separatedBy: "mqtt: connected to").count < 3 && watch.elapsed < 15 { _ = run.readLog(for: 0.2) }
+        #expect(run.log.components(separatedBy: "mqtt: connected to").count == 3, "connected again: \(run.log)")
+        #expect(!run.log.contains("does another client use the id"), "\(run.log)")
     }
 
     @Test("a trigger message refreshes an HTTP source within trigger-jitter, once")
@@ -329,7 +416,7 @@ struct MQTTProgramTests {
         #expect(said == 8 && more == 1, "\(said) lines of unknown commands, \(more) of more: \(log.suffix(2000))")
     }
 
-    @Test("commands on the command topic: ignored unless mqtt.commands is true; then blank and wake act as ctl's")
+    @Test("commands on the command topic: ignored unless mqtt.commands is true, and the first said to be ignored, once; then blank and wake act as ctl's")
     func commands() throws {
         let broker = try TestBroker()
         for allowed in [false, true] {
@@ -346,6 +433,12 @@ struct MQTTProgramTests {
             try broker.publish("panel-refresh/commanded/command", "blank")
             let after = try Self.wait(socket, timeout: allowed ? 5 : 1.5) { $0.state == "blank" }
             #expect((after?.state == "blank") == allowed, "commands = \(allowed): \(String(describing: after))")
+            if !allowed {
+                try broker.publish("panel-refresh/commanded/command", "refresh")
+                #expect(run.wait(for: "mqtt.commands is off: commands are ignored"), "\(run.log)")
+                let log = run.readLog(for: 0.5)
+                #expect(log.components(separatedBy: "commands are ignored").count == 2, "said once for two commands: \(log)")
+            }
             if allowed {
                 try broker.publish("panel-refresh/commanded/command", "wake")
                 #expect(try Self.wait(socket) { $0.state == "showing" }?.state == "showing")

@@ -107,6 +107,18 @@ struct CommandLineTests {
         #expect(unknown.code == 2 && unknown.err.contains("commands:"), "the overview for an unknown command")
     }
 
+    @Test("a mistyped command, ctl command or option is answered with the one meant")
+    func didYouMean() throws {
+        let command = try programResult(["chek"])
+        #expect(command.code == 2 && command.err.contains("unknown command \"chek\"; did you mean check?"), "\(command.err)")
+        let ctl = try programResult(["ctl", "stauts"])
+        #expect(ctl.code == 2 && ctl.err.contains("unknown ctl command \"stauts\"; did you mean status?"), "\(ctl.err)")
+        let option = try programResult(["check", "--confg", "/x"])
+        #expect(option.code == 2 && option.err.contains("unknown option \"--confg\" for check; did you mean --config?"), "\(option.err)")
+        let far = try programResult(["xyzzy"])
+        #expect(!far.err.contains("did you mean"), "nothing near: \(far.err)")
+    }
+
     @Test("record with no touchscreen on the machine is an environment error (exit 1), not a usage error",
           .enabled(if: !FileManager.default.fileExists(atPath: "/dev/input"), "this machine has input devices"))
     func recordWithoutTouchscreen() throws {

@@ -304,6 +304,12 @@ struct HelpTests {
             #expect(roff.contains(".SS \\fB\(command.name.replacing("-", with: "\\-"))\\fR"))
             for option in command.options { #expect(roff.contains(".B " + option.flag.replacing("-", with: "\\-"))) }
         }
+        // The variables the program reads (getenv) and those it sets for its data command.
+        #expect(roff.contains(".SH ENVIRONMENT"))
+        for name in ["LANG", "TZ", "STATE_DIRECTORY", "CACHE_DIRECTORY", "RUNTIME_DIRECTORY", "CREDENTIALS_DIRECTORY", "NOTIFY_SOCKET",
+                     "JOURNAL_STREAM", "DISPLAY", "PANEL_REFRESH_MACHINE_ID", "PANEL_REFRESH_PAGE"] {
+            #expect(roff.contains(name), "\(name)")
+        }
         #expect(try groffWarnings(roff) == "")
     }
 
@@ -315,6 +321,7 @@ struct HelpTests {
             #expect(roff.contains(".SS [\(key.section)]"))
             #expect(roff.contains(".B " + key.name.replacing("-", with: "\\-")), "\(key.name)")
         }
+        #expect(roff.contains(".SH ENVIRONMENT") && roff.contains("CREDENTIALS_DIRECTORY"))
         #expect(try groffWarnings(roff) == "")
     }
 

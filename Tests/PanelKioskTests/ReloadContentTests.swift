@@ -25,6 +25,30 @@ struct ReloadContentTests {
         return (kiosk, time, display)
     }
 
+    @Test("a refused reload is kept in ctl status (reloadRefused: why and when) and the metrics (config_last_reload_successful 0) until a reload is taken")
+    func refusedReloadSaid() throws {
+        let dir = try scratchDirectory("reload-refused")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let base = "[data]\nsource = sample\nrefresh-seconds = 0\n[state]\ndirectory = \(dir)\n"
+        let (kiosk, time, _) = try Self.kiosk(dir, base)
+        let host = kiosk.host
+        #expect(kiosk.status().json.contains(#""reloadRefused":null"#))
+        try (base + "[display]\nblank-after = soon\n").write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        #expect(host.signal(SIGHUP, at: host.now + 0.1) == .handled)
+        #expect(time.settle())
+        let refused = kiosk.status()
+        #expect(refused.json.contains(#""reloadRefused":{"at":"#) && refused.json.contains("display.blank-after"), "\(refused.json)")
+        #expect(MetricsExposition.prometheus.render(refused).contains("panel_refresh_config_last_reload_successful 0\n"))
+        // Some seconds on, the news of a refresh does not hide it.
+        time.advance(by: 5)
+        #expect(kiosk.status().json.contains(#""reloadRefused":{"#))
+        try base.write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        #expect(host.signal(SIGHUP, at: host.now + 0.1) == .handled)
+        #expect(time.settle())
+        #expect(kiosk.status().json.contains(#""reloadRefused":null"#))
+        #expect(MetricsExposition.prometheus.render(kiosk.status()).contains("panel_refresh_config_last_reload_successful 1\n"))
+    }
+
     @Test("new rows and a new locale: the same stage, scene and frame presenter, the frame count going on, and the frame a fresh start at that configuration draws")
     func newListOnTheSameStage() throws {
         let dir = try scratchDirectory("reload-content")

@@ -111,9 +111,10 @@ extension KeyedConfiguration {
     }
 
     /// Every error in the file at `path`, none when it is valid: each line, then what keys
-    /// need together, then the files the keys name.
+    /// need together, then the files the keys name (`files` false: not those, for a
+    /// configuration written for another machine).
     @MainActor
-    public static func check(path: String, screen: (width: Int, height: Int)? = nil) -> [ConfigurationError] {
+    public static func check(path: String, screen: (width: Int, height: Int)? = nil, files: Bool = true) -> [ConfigurationError] {
         let text: String
         do {
             text = try String(decoding: readFile(path), as: UTF8.self)
@@ -123,7 +124,7 @@ extension KeyedConfiguration {
         let (configuration, lines, errors) = read(text, file: path)
         var found = errors
         do { try configuration.validate(file: path) } catch { found.append(error) }
-        for problem in configuration.fileProblems(screen: screen) {
+        for problem in files ? configuration.fileProblems(screen: screen) : [] {
             found.append(ConfigurationError(file: path, line: lines[problem.key] ?? 0, message: problem.message))
         }
         return found.sorted { $0.line < $1.line }

@@ -1,8 +1,9 @@
-/// "Did you mean": the known word closest to a misspelled one.
-enum Suggestion {
+/// "Did you mean": the known word closest to a misspelled one (a key, a section, a command, an
+/// option).
+public enum Suggestion {
     /// The candidate within a third of `word`'s length (at least 1, at most 3 edits) by
     /// Levenshtein distance, the first of the closest; nil when none is that close.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         // No key or section is near `maxLength`: a longer word is no misspelling of one, and
         // measuring it would cost its length times every key's (a configuration line can be
         // a megabyte long).
@@ -42,5 +43,10 @@ enum Suggestion {
             previous = current
         }
         return previous[b.count]
+    }
+
+    /// "; did you mean `candidate`?" for the closest candidate, empty when none is close.
+    public static func hint(for word: String, in candidates: [String]) -> String {
+        closest(to: word, in: candidates).map { "; did you mean \($0)?" } ?? ""
     }
 }

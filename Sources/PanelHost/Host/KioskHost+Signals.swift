@@ -84,6 +84,7 @@ extension KioskHost {
         }
         chooseBacklight(for: fresh, current: stage.backlight)
         configuration = fresh
+        stage.reloadRefused = nil
         let kept = stage.reconfigure(fresh)
         stage.contentStatusChanged()
         return kept
@@ -94,6 +95,9 @@ extension KioskHost {
         Log.event(.reloadRefused, priority: 3, "reload: \(error); keeping the configuration in use",
                   fields: ["PANEL_REFRESH_ERROR": "\(error)"])
         stage.say("reload refused: \(error); keeping the configuration in use")
+        // Kept for ctl status, the broker's status and the metrics, until a reload is taken:
+        // STATUS= says it only until the next news.
+        stage.reloadRefused = ("\(error)", stage.clock.date)
     }
 
     /// Gives the stage the backlight `c` blanks with, chosen at the start and at each reload

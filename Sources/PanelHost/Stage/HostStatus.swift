@@ -84,6 +84,9 @@ public struct HostStatus: Sendable {
     public var residentBytes: Int? = nil
     /// How the panel is lit (``Stage/lightStatus``).
     public var light = LightStatus()
+    /// Why the last reload was refused and when, while the configuration in use is older than
+    /// the file (nil: the last reload was taken, or none was asked).
+    public var reloadRefused: (reason: String, at: Date)? = nil
 
     /// The `STATUS=` text systemd shows (`systemctl status`), as it has always read:
     /// "showing 20 items", "refreshing", "last refresh failed: ...", "panel blank (touch to

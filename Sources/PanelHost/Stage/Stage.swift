@@ -61,6 +61,8 @@ public final class Stage {
     var light = LightControl()
     /// The burn-in shift: its settings, the step it is at and when it moved.
     var shift = ShiftControl()
+    /// Why the last reload was refused and when, until one is taken (``KioskHost/refuseReload(_:)``).
+    public internal(set) var reloadRefused: (reason: String, at: Date)?
     /// Frame timings since the last report.
     public private(set) var statistics = FrameStatistics()
     private var statisticsSince: Double
@@ -252,6 +254,7 @@ public final class Stage {
                                 frames: frames, droppedFrames: droppedFrames, touchToGlass: touchToGlass)
         status.sampleToGlass = sampleToGlass
         status.light = lightStatus
+        status.reloadRefused = reloadRefused
         return status
     }
 

@@ -34,6 +34,8 @@ public struct MachineEnvironment: Sendable {
     /// Whether a window system is there (`$DISPLAY` or `$WAYLAND_DISPLAY` set): `display.backend
     /// = auto` then falls back to a desktop window when there is no panel.
     public var windowSystem = false
+    /// The machine's host name (gethostname(2)); empty where it has none.
+    public var hostName = ""
 
     /// A machine of `language` ($LANG), `stateDirectory` ($STATE_DIRECTORY) and a local time offset in seconds for a date.
     public init(language: String, stateDirectory: String? = nil, utcOffset: @escaping @Sendable (Date) -> Int) {
@@ -71,6 +73,10 @@ public struct MachineEnvironment: Sendable {
         machine.sessionID = getenv("XDG_SESSION_ID").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         machine.runtimeDirectory = directory("RUNTIME_DIRECTORY")
         machine.windowSystem = [getenv("DISPLAY"), getenv("WAYLAND_DISPLAY")].contains { $0.map { $0.pointee != 0 } ?? false }
+        var name = [CChar](repeating: 0, count: 256)
+        if gethostname(&name, name.count - 1) == 0 {
+            machine.hostName = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
         if let given = getenv("PANEL_REFRESH_MACHINE_ID").map({ String(cString: $0) }), !given.isEmpty {
             machine.machineID = given
         } else if let bytes = try? BoundedFile.read("/etc/machine-id", limit: 256) {

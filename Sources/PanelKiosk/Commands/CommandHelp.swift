@@ -45,8 +45,9 @@ public struct CommandHelp: Sendable {
         CommandHelp(
             name: "ctl",
             summary: """
-            Asks a running kiosk through its control socket (state.control-socket; $RUNTIME_DIRECTORY/control \
-            in the unit, else /run/panel-refresh/control): status prints where it stands as JSON (state, items, \
+            Asks a running kiosk through its control socket (--socket, else the configuration's \
+            state.control-socket, else $RUNTIME_DIRECTORY/control in the unit, else /run/panel-refresh/control): \
+            status prints where it stands as JSON (state, items, \
             the last success and its age, the last error, the display, the touchscreens, version, uptime, \
             frames, dropped frames); refresh starts a refresh as a pull would; screenshot FILE writes what the \
             glass shows (the scanned-out buffer, turned as the glass is) as PNG, or as PPM when FILE ends in \
@@ -59,6 +60,7 @@ public struct CommandHelp: Sendable {
             options: [.positional("COMMAND", "status, refresh, screenshot, metrics, blank, wake, brightness or schedule"),
                       .positional("FILE", "for screenshot: where the picture goes (- for standard output); for brightness: PERCENT or auto; for schedule: on or off", optional: true),
                       .value("--socket", "PATH", "the control socket of a kiosk elsewhere than the unit's"),
+                      .config("the configuration whose state.control-socket names the socket (default /etc/panel-refresh/config, when it sets one)"),
                       .flag("--openmetrics", "with metrics: the OpenMetrics 1.0 text format instead")],
             examples: [("sudo panel-refresh ctl status", "where the kiosk of the systemd unit stands"),
                        ("sudo panel-refresh ctl screenshot /tmp/panel.png", "what the panel shows, for a support ticket"),
@@ -76,7 +78,8 @@ public struct CommandHelp: Sendable {
             as boxes), with their script and the Debian package that draws them; exit 1 when there is one.
             """,
             options: [.config("check FILE instead of /etc/panel-refresh/config (with --items: its [rows] fields, and it is checked too)"),
-                      .value("--items", "FILE", "a list of items (a JSON array or JSON lines) whose texts must all be drawable")],
+                      .value("--items", "FILE", "a list of items (a JSON array or JSON lines) whose texts must all be drawable"),
+                      .flag("--keys-only", "the keys and their values only, not the files they name: a configuration written for another machine (a fleet's repository, the documentation's examples)")],
             examples: [("panel-refresh check --config /etc/panel-refresh/config", "before a reload (systemctl reload panel-refresh)"),
                        ("panel-refresh check --items board.json", "which items would show boxes, and which fonts draw them")]),
         CommandHelp(
@@ -230,6 +233,34 @@ public struct CommandHelp: Sendable {
         the version
         .SH EXIT STATUS
         0 done, 1 failed (the log says why), 2 bad command line.
+        .SH ENVIRONMENT
+        .TP
+        .B LANG
+        the panel's language when appearance.locale is not set (the header's and the list's words, the text's local forms)
+        .TP
+        .B TZ
+        the panel's clock (the night and off hours, the board's times); else /etc/localtime
+        .TP
+        .B STATE_DIRECTORY\\fR, \\fBCACHE_DIRECTORY\\fR, \\fBRUNTIME_DIRECTORY
+        set by systemd for the unit's StateDirectory=, CacheDirectory= and RuntimeDirectory=: the last\\-updated time and the kept list, the pictures fetched, the control socket (ctl finds it there too) when the configuration names none
+        .TP
+        .B CREDENTIALS_DIRECTORY
+        set by systemd for LoadCredential=: a password or header file named without a slash is read from there
+        .TP
+        .B NOTIFY_SOCKET\\fR, \\fBWATCHDOG_USEC
+        set by systemd for Type=notify and WatchdogSec=: READY, STATUS, RELOADING, STOPPING and the watchdog's pings go there
+        .TP
+        .B JOURNAL_STREAM
+        set by systemd when standard error is the journal: the log is written with priorities and fields
+        .TP
+        .B DISPLAY\\fR, \\fBWAYLAND_DISPLAY
+        run \\-\\-window and demo \\-\\-window open their window there
+        .TP
+        .B PANEL_REFRESH_MACHINE_ID
+        stands for /etc/machine\\-id (the MQTT client id, the refresh's phase), for tests and images
+        .TP
+        .B PANEL_REFRESH_PAGE\\fR, \\fBPANEL_REFRESH_PAGE_SIZE
+        set for data.command's program: the page asked for and its size
         .SH FILES
         .TP
         .I /etc/panel\\-refresh/config

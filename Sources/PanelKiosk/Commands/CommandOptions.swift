@@ -72,7 +72,8 @@ public struct ParsedArguments: Sendable {
                 continue
             }
             guard let option = command.options.first(where: { $0.flag == argument && !$0.isPositional }) else {
-                throw UsageError("unknown option \"\(argument)\" for \(command.name)")
+                let flags = command.options.filter { !$0.isPositional }.map(\.flag)
+                throw UsageError("unknown option \"\(argument)\" for \(command.name)" + Suggestion.hint(for: argument, in: flags))
             }
             guard option.repeats || values[option.flag] == nil else { throw UsageError("\(option.flag) given twice") }
             if let placeholder = option.value {

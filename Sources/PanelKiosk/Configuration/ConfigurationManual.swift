@@ -32,6 +32,16 @@ extension KioskConfiguration {
             }
         }
         roff += """
+        .SH ENVIRONMENT
+        .TP
+        .B CREDENTIALS_DIRECTORY
+        where data.url\\-password\\-file, data.header\\-file and data.mqtt\\-password\\-file are read when they name a credential (no slash): systemd sets it for LoadCredential=
+        .TP
+        .B STATE_DIRECTORY\\fR, \\fBCACHE_DIRECTORY\\fR, \\fBRUNTIME_DIRECTORY
+        what state.directory, state.cache\\-directory and state.control\\-socket default to, as systemd sets them for the unit
+        .TP
+        .B LANG\\fR, \\fBTZ
+        appearance.locale's default, and the clock the night, the off hours and the board's times are read on
         .SH FILES
         .TP
         .I /etc/panel\\-refresh/config

@@ -127,6 +127,8 @@ public struct KioskConfiguration: KeyedConfiguration {
     public var refreshTriggerJitter: Double = 5
     /// `data.timeout`: seconds a command or request may take.
     public var timeout: Double = 10
+    /// `panel.name`: the panel's name; nil: the machine's host name.
+    public var panelName: String?
     /// `data.stale-after`: seconds a failing file, command or HTTP source is let be before the
     /// banner says since when the panel has had no answer; 0: each failed refresh is said at once.
     public var staleAfter = 0.0
@@ -411,6 +413,12 @@ public struct KioskConfiguration: KeyedConfiguration {
 
     /// The program's own keys.
     private static let own: [Key] = [
+        Key(section: "panel", name: "name", doc: "the panel's name, as the operator knows it (Hall 2, Canteen): in ctl status, the broker's status and the client id, the metrics and Home Assistant; 1 to 64 characters; unset: the machine's host name") {
+            guard !$1.isEmpty, $1.count <= 64, !$1.contains(where: { $0.isNewline || $0 == "\"" }) else {
+                throw ValueError("\"\($1)\" is not a name of 1 to 64 characters without quotes or line breaks")
+            }
+            $0.panelName = $1
+        },
         Key(section: "data", name: "source", doc: "where items come from: sample, command, file, http or mqtt") { $0.source = try V.choice($1, SourceKind.self) },
         Key(section: "data", name: "command", doc: "the program and its arguments, split at blanks; the page number is appended and set in PANEL_REFRESH_PAGE") {
             let words = $1.split(separator: " ").map(String.init)

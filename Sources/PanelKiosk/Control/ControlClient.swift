@@ -5,6 +5,8 @@ import PanelHost
 public enum ControlClientError: Error, Equatable, CustomStringConvertible {
     /// Nothing listens at the path (no kiosk, or another socket's path).
     case noKiosk(path: String, reason: String)
+    /// The socket is there, but this user may not open it (it is 0600, the kiosk's user's).
+    case notAllowed(path: String)
     /// The answer did not come (whole) within the time.
     case timedOut(path: String, seconds: Double)
     /// The kiosk closed the connection without a word: it stopped (or crashed) meanwhile.
@@ -16,6 +18,9 @@ public enum ControlClientError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .noKiosk(path, reason): return "no kiosk answers at \(path): \(reason)"
+        case .notAllowed(let path):
+            return "a kiosk's socket is at \(path), but this user may not talk to it (only root and the kiosk's own user may): "
+                + "run ctl with sudo, or as that user"
         case let .timedOut(path, seconds): return "the kiosk at \(path) gave no whole answer within \(TextFormat.number(seconds)) s"
         case .closedWithoutAnswer(let path):
             return "the kiosk at \(path) closed the connection without an answer: it stopped or restarted meanwhile (systemctl status panel-refresh)"
@@ -47,7 +52,12 @@ public enum ControlClient {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard connected == 0 else { throw .noKiosk(path: path, reason: String(cString: strerror(errno))) }
+        guard connected == 0 else {
+            let error = errno
+            // EACCES: the socket exists and is the kiosk's (0600), not a missing kiosk.
+            if error == EACCES || error == EPERM { throw .notAllowed(path: path) }
+            throw .noKiosk(path: path, reason: String(cString: strerror(error)))
+        }
         let started = Self.now()
         func left() -> Int32 { Int32(max(0, (timeout - (Self.now() - started)) * 1000)) }
         let request = Array((command.line + "\n").utf8)

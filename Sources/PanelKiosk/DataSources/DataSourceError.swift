@@ -19,6 +19,9 @@ public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible
     /// The server is busy (HTTP 429 Too Many Requests or 503 Service Unavailable) and asks
     /// for no request for `retryAfter` seconds (its `Retry-After`); the kiosk makes none.
     case busy(source: String, status: Int, retryAfter: Double)
+    /// Connected for `seconds`, the broker has sent nothing on the list's topic: no list is
+    /// retained there (a retained one comes at once with the subscription).
+    case nothingPublished(source: String, seconds: Double)
 
     /// Seconds the source asked to be left alone, when it did (a `busy` answer).
     public var retryAfter: Double? {
@@ -42,6 +45,9 @@ public enum DataSourceError: Error, Sendable, Equatable, CustomStringConvertible
         case let .cancelled(source): return "\(source) was no longer wanted"
         case let .busy(source, status, seconds):
             return "\(source) is busy (HTTP \(status)) and asks for no request for \(TextFormat.number(seconds.rounded(.up))) s"
+        case let .nothingPublished(source, seconds):
+            return "\(source) has no list yet: nothing came in the \(TextFormat.number(seconds)) s since the connection, so none is "
+                + "retained there (does the server publish the list with retain?); it shows when one comes"
         }
     }
 }

@@ -26,8 +26,10 @@ public final class FleetLink: LoopSource {
         public var staleAfter: Double
         /// Where a tapped row's item goes (`rows.tap = publish`).
         public var tapTopic: String
-        /// Where commands come from, when they are allowed (`mqtt.commands`); nil: none heard.
+        /// Where commands come from (`mqtt.command-topic`); nil: none heard.
         public var commandTopic: String?
+        /// Whether they are acted on (`mqtt.commands`); off, the first is said to be ignored.
+        public var commandsOn = true
         /// A message here starts a refresh after up to ``triggerJitter`` seconds; nil: none.
         public var triggerTopic: String?
         /// The longest delay before a triggered refresh, seconds.
@@ -62,6 +64,10 @@ public final class FleetLink: LoopSource {
     public private(set) var state: State
     /// When the broker was last reachable (connected), seconds of the clock; nil: never yet.
     public private(set) var lastContact: Double?
+    /// Connections made since the start: the first and every reconnection.
+    public private(set) var connections = 0
+    /// When the broker last sent a message (the list, a trigger, a command), seconds of the clock; nil: none yet.
+    public private(set) var lastMessage: Double?
     /// Hears that a new list came (the kiosk asks its list for a refresh).
     public var onList: (() -> Void)?
     /// Hears that a triggered refresh is due (its jitter waited out).
@@ -96,8 +102,16 @@ public final class FleetLink: LoopSource {
     /// said that no more are named.
     private var unknownWords = Set<String>()
     private var saidNoMoreUnknown = false
+    /// Whether the journal was told that a command came while commands are off.
+    private var saidCommandsOff = false
+    /// Connections in a row the broker dropped within ``shortLived`` of their making.
+    private var shortLosses = 0
     /// Distinct unknown words the journal names: 8.
     nonisolated static let unknownWordsSaid = 8
+
+    /// Seconds after a connection before a list topic that sent nothing is said to have no
+    /// list: a retained list comes with the subscription's answer, within a round trip.
+    public nonisolated static let firstListWait = 10.0
 
     /// Seconds a wait after failures may last at most.
     public nonisolated static let maxBackoff = 60.0
@@ -115,10 +129,10 @@ public final class FleetLink: LoopSource {
     }
 
     /// The settings the configuration asks for (nil without `data.mqtt-url`), the client id
-    /// derived from `machineID` when it names none. Reads the password file.
-    public static func settings(for c: KioskConfiguration, machineID: String) throws -> Settings? {
+    /// made from the panel's `name` and `machineID` when it names none. Reads the password file.
+    public static func settings(for c: KioskConfiguration, machineID: String, name: String = "") throws -> Settings? {
         guard let broker = c.mqttBroker else { return nil }
-        let id = c.mqttClientID ?? "panel-" + String(FNV1a.hash(machineID.utf8), radix: 16).leftPadded(to: 16)
+        let id = c.mqttClientID ?? defaultClientID(name: name, machineID: machineID)
         var connection = MQTTConnection.Settings(host: broker.host, port: broker.port, clientID: id)
         connection.tls = broker.tls
         connection.tlsCAFile = c.mqttCAFile
@@ -131,10 +145,30 @@ public final class FleetLink: LoopSource {
         connection.will = (statusTopic, Array(Self.offline.utf8))
         var settings = Settings(connection: connection, listTopic: c.source == .mqtt ? c.mqttTopic : nil, statusTopic: statusTopic,
                                 staleAfter: c.mqttStaleAfter, tapTopic: topic(c.mqttTapTopic, "panel-refresh/CLIENT-ID/tap"))
-        settings.commandTopic = c.mqttCommands ? topic(c.mqttCommandTopic, "panel-refresh/CLIENT-ID/command") : nil
+        // Subscribed with commands off too, so that a command sent there is said once to be
+        // ignored, not dropped without a word.
+        settings.commandTopic = topic(c.mqttCommandTopic, "panel-refresh/CLIENT-ID/command")
+        settings.commandsOn = c.mqttCommands
         settings.triggerTopic = c.refreshTriggerTopic.map { topic($0, $0) }
         settings.triggerJitter = c.refreshTriggerJitter
         return settings
+    }
+
+    /// `panel-` and the panel's name in lower-case letters, digits and dashes (at most 32), then
+    /// 8 hex digits hashed from the machine id: the broker's log and its topics name the panel
+    /// (`panel-hall-2-98a4d4d5`), and two panels of one name still differ. Without a name, the
+    /// hash's 16 digits alone.
+    public static func defaultClientID(name: String, machineID: String) -> String {
+        let hash = String(FNV1a.hash(machineID.utf8), radix: 16).leftPadded(to: 16)
+        var slug = ""
+        for scalar in name.lowercased().unicodeScalars {
+            let plain = ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+            if plain { slug.unicodeScalars.append(scalar) } else if !slug.isEmpty && !slug.hasSuffix("-") { slug += "-" }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        slug = String(slug.prefix(32))
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug.isEmpty ? "panel-" + hash : "panel-\(slug)-" + hash.prefix(8)
     }
 
     /// A connection the broker drops sooner than this (seconds) counts as one more failure in a
@@ -189,7 +223,13 @@ public final class FleetLink: LoopSource {
         } else {
             link = nextMaintain
         }
-        return [link, triggerAt, stale].compactMap { $0 }.min()
+        return [link, triggerAt, stale, firstListDue].compactMap { $0 }.min()
+    }
+
+    /// When a list topic that has sent nothing since the connection is said to have no list.
+    private var firstListDue: Double? {
+        guard case .connected(let since, _) = state, list?.isWaiting == true else { return nil }
+        return since + Self.firstListWait
     }
 
     /// Since when the panel has been without its broker, once that is longer than
@@ -235,6 +275,11 @@ public final class FleetLink: LoopSource {
         if let due = triggerAt, now >= due {
             triggerAt = nil
             onTrigger?()
+        }
+        if let due = firstListDue, now >= due, let list {
+            Log.warning("mqtt: nothing on \(list.topic) in the \(TextFormat.number(Self.firstListWait)) s since the connection: "
+                        + "no list is retained there (does the server publish it with retain?); the panel shows it when one comes")
+            list.stopWaiting(seconds: Self.firstListWait)
         }
         publishStatusIfChanged()
         if list?.isBehind == true { onList?() }
@@ -302,6 +347,7 @@ public final class FleetLink: LoopSource {
             case .connected:
                 state = .connected(since: now, failures: failures)
                 lastContact = now
+                connections += 1
                 refusal = nil
                 Log.info("mqtt: connected to \(settings.connection.host):\(settings.connection.port) as \(settings.connection.clientID)"
                          + (settings.listTopic.map { "; the list from \($0)" } ?? "") + "; status on \(settings.statusTopic)")
@@ -337,15 +383,21 @@ public final class FleetLink: LoopSource {
                 lastContact = now
                 guard let reason, now - since < Self.shortLived else {
                     said = []
+                    shortLosses = 0
                     fail(lost, at: now, failures: 1)
                     continue
                 }
-                // Dropped as soon as it was made: most often a second client that took the same
-                // id (Mosquitto closes the older one without a word), and the two would take it
-                // from each other every second were the back-off to start again each time.
-                fail("connection lost within a minute of connecting: \(reason) (does another client use the id "
-                     + "\(settings.connection.clientID)? Each panel needs its own: /etc/machine-id, or data.mqtt-client-id)",
-                     at: now, failures: before + 1)
+                shortLosses += 1
+                // Dropped soon after it was made: the failures count on, so that two clients
+                // with one id (the broker gives the session to the newer one, MQTT 5's
+                // "Session taken over") do not take it from each other every second. The id is
+                // named for that reason, or from the second such loss in a row (Mosquitto
+                // closes the older client's socket without a DISCONNECT to it): one loss, as a
+                // broker restarted or a network lost gives, is no one's twin.
+                let twin = reason == MQTTConnection.takenOver || shortLosses >= 2
+                    ? " (does another client use the id \(settings.connection.clientID)? Each panel needs its own: /etc/machine-id, or data.mqtt-client-id)"
+                    : ""
+                fail("connection lost within a minute of connecting: \(reason)" + twin, at: now, failures: before + 1)
             }
         }
     }
@@ -354,6 +406,7 @@ public final class FleetLink: LoopSource {
     /// connection's events bring them; the fuzzer's `mqtt` target too).
     public func received(topic: String, payload: [UInt8], at now: Double) {
         lastContact = now
+        lastMessage = now
         if topic == settings.listTopic, let list {
             list.receive(payload)
             if list.isBehind { onList?() }
@@ -367,6 +420,14 @@ public final class FleetLink: LoopSource {
 
     /// A command message: `refresh`, `blank` or `wake` (blanks and a newline around it allowed).
     private func command(_ payload: [UInt8]) {
+        guard settings.commandsOn else {
+            if !saidCommandsOff {
+                saidCommandsOff = true
+                Log.warning("mqtt: a command came on \(settings.commandTopic ?? ""), but mqtt.commands is off: commands are ignored "
+                            + "(set mqtt.commands = true to act on them; said once)")
+            }
+            return
+        }
         let word = String(decoding: payload.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
             .reversed().drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }.reversed(), as: UTF8.self)
         switch word {

@@ -174,8 +174,19 @@ public final class MQTTConnection {
         pending.append(code == 0 ? .connected : .refused(String(cString: panel_mqtt_reason_string(code))))
     }
 
+    /// Why a connection ended when the broker gave it to another client with the same id
+    /// (MQTT 5's DISCONNECT with reason 0x8E, Session taken over).
+    public nonisolated static let takenOver = "the broker gave the session to another client with the same id"
+
+    /// The connection ended: `code` is libmosquitto's error (a lost connection), or the MQTT 5
+    /// reason of the broker's DISCONNECT (0x80 and up).
     private func disconnected(_ code: Int32) {
-        pending.append(.disconnected(code == 0 ? nil : Self.reason(code)))
+        switch code {
+        case 0: pending.append(.disconnected(nil))
+        case 0x8E: pending.append(.disconnected(Self.takenOver))
+        case 0x80...: pending.append(.disconnected(String(cString: panel_mqtt_reason_string(code))))
+        default: pending.append(.disconnected(Self.reason(code)))
+        }
     }
 
     private func subscribed(_ mid: Int32, granted: Int32) {

@@ -25,6 +25,10 @@ public final class MQTTListSource: ItemSource {
     private var generation = 0
     /// Messages received; a load remembers which it answered with (``isBehind``).
     private var received = 0, answered = 0
+    /// The last answer for each page and the message's hash: the same list again (the retained
+    /// message at a reconnect, a publisher that resends it) is an unchanged refresh, counted
+    /// and logged as a 304 is, not "the list changed".
+    private let memo = AnswerMemo()
     /// A load that came before the first message, answered when it comes.
     private var waiting: (page: Int, pageSize: Int, completion: @MainActor (Result<ItemPage, Error>) -> Void)?
 
@@ -34,6 +38,18 @@ public final class MQTTListSource: ItemSource {
     /// Whether a message came after the one the last load answered with: the link then asks
     /// for a refresh (one that could not start while another ran is asked again later).
     public var isBehind: Bool { received > answered }
+
+    /// Whether a load waits for the first message.
+    public var isWaiting: Bool { waiting != nil }
+
+    /// No message came within `seconds` of the connection: the load that waits for the first
+    /// fails with why (the list's place says it, `ctl status` has the detail); the first message
+    /// that comes later is asked for as any new one is (``isBehind``).
+    public func stopWaiting(seconds: Double) {
+        guard let waiting else { return }
+        self.waiting = nil
+        waiting.completion(.failure(DataSourceError.nothingPublished(source: "mqtt topic \(topic)", seconds: seconds)))
+    }
 
     /// A message on the topic: kept as the newest, and a load waiting for the first is answered.
     public func receive(_ payload: [UInt8]) {
@@ -53,11 +69,14 @@ public final class MQTTListSource: ItemSource {
             return
         }
         answered = received
-        let source = "mqtt topic \(topic)", fields = fields, read = generation
+        let source = "mqtt topic \(topic)", fields = fields, read = generation, memo = memo
         executor.execute(in: nil, {
             Result {
                 guard bytes.count <= ItemParser.maxBytes else { throw DataSourceError.tooLarge(source: source, limit: ItemParser.maxBytes) }
-                return ItemPage(items: ItemParser.page(try ItemParser.parse(bytes, source: source, fields: fields), page: page, size: pageSize))
+                let fingerprint = AnswerMemo.Fingerprint(hash: FNV1a.hash(bytes), stamp: nil, pageSize: pageSize)
+                return try memo.answer(page: page, fingerprint: fingerprint) {
+                    ItemParser.page(try ItemParser.parse(bytes, source: source, fields: fields), page: page, size: pageSize)
+                }
             }
         }, then: { [weak self] result in
             self?.loaded(bytes, generation: read, ok: (try? result.get()) != nil)

@@ -22,7 +22,7 @@ extension Kiosk {
         // feeds every list the kiosk shows).
         var fleet: FleetLink?
         do {
-            if let settings = try FleetLink.settings(for: c, machineID: machine.machineID) {
+            if let settings = try FleetLink.settings(for: c, machineID: machine.machineID, name: Kiosk.panelName(c, machine: machine)) {
                 fleet = FleetLink(settings, seed: machine.machineID, now: host.clock.now, executor: host.executor)
             }
         } catch {
@@ -68,7 +68,8 @@ extension Kiosk {
         let host = try KioskHost.virtual(configuration: configuration.host, display: display, fonts: fonts, notifier: notifier,
                                          backlights: backlights, machine: machine)
         var fleet: FleetLink?
-        if connectsBroker, let settings = try FleetLink.settings(for: configuration, machineID: machine.machineID) {
+        if connectsBroker, let settings = try FleetLink.settings(for: configuration, machineID: machine.machineID,
+                                                                  name: Kiosk.panelName(configuration, machine: machine)) {
             fleet = FleetLink(settings, seed: machine.machineID, now: host.clock.now, executor: host.executor)
         }
         return try Kiosk(host: host, configuration: configuration, machine: machine, control: nil, fleet: fleet, announces: announces,

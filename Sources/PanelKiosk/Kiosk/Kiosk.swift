@@ -90,6 +90,14 @@ public final class Kiosk {
 
     // MARK: Status
 
+    /// The panel's name: `panel.name`, else the machine's host name, else "panel".
+    public var panelName: String { Self.panelName(configuration, machine: machine) }
+
+    /// The name `configuration` gives the panel on `machine`.
+    nonisolated static func panelName(_ configuration: KioskConfiguration, machine: MachineEnvironment) -> String {
+        configuration.panelName ?? (machine.hostName.isEmpty ? "panel" : machine.hostName)
+    }
+
     /// What the kiosk tells the outside now: the host's part, the list's, the broker's.
     public func status(memory: Bool = true) -> KioskStatus {
         let clock = host.clock
@@ -100,21 +108,22 @@ public final class Kiosk {
                            consecutiveFailures: list.schedule?.failures ?? 0, pictureCacheBytes: list.pictures?.bytesUsed ?? 0,
                            pictureCacheHits: list.pictures?.hits ?? 0, pictureCacheMisses: list.pictures?.misses ?? 0,
                            brokerState: fleet?.stateName, brokerTrouble: fleet?.problem)
+        if let fleet {
+            status.brokerConnections = fleet.connections
+            status.brokerSilence = fleet.lastMessage.map { clock.now - $0 }
+        }
         (status.newRows, status.newAbove) = (list.lastNewRows, list.newAbove)
+        (status.name, status.hostName) = (panelName, machine.hostName)
         status.homeAt = list.nextHome.map { clock.date.addingTimeInterval($0 - clock.now) }
         status.pageAt = list.nextPage.map { clock.date.addingTimeInterval($0 - clock.now) }
         return status
     }
 
     /// The status the fleet's broker keeps for the panel: `ctl status`'s JSON without what
-    /// changes every second (the uptime, the data's age, the memory, the frame counts), so it
-    /// is published when the panel's state changes, not on every round.
-    private func fleetStatus() -> String {
-        var s = status(memory: false)
-        (s.host.uptime, s.dataAge, s.host.frames, s.host.droppedFrames) = (0, nil, 0, 0)
-        (s.host.touchToGlass, s.host.sampleToGlass) = (LatencyHistogram(), LatencyHistogram())
-        return s.json
-    }
+    /// changes every second (``KioskStatus/changingKeys``: the uptime, the data's age, the
+    /// memory, the frame counts), so it is published when the panel's state changes, not on
+    /// every round; `started` stands for the uptime.
+    private func fleetStatus() -> String { status(memory: false).json(retained: true) }
 
     // MARK: Requests (the control socket, the broker's commands)
 

@@ -29,6 +29,8 @@ public struct KioskStatus: Sendable {
     public var pageAt: Date?
     /// Rows the last refresh added, and those of them above the reader's place the chip counts.
     public var newRows = 0, newAbove = 0
+    /// The panel's name (`panel.name`, else the host name) and the machine's host name.
+    public var name = "", hostName = ""
     /// The program's version.
     public var version = ProgramVersion.current
     /// The broker link's state (connected, connecting, waiting), when there is a broker.
@@ -36,6 +38,10 @@ public struct KioskStatus: Sendable {
     /// What is wrong with the broker, while something is: a refused connection or publish, a
     /// lost connection being retried.
     public var brokerTrouble: String? = nil
+    /// Connections made to the broker since the start (the first and every reconnection).
+    public var brokerConnections = 0
+    /// Seconds since the broker last sent a message (the list, a trigger, a command); nil: none yet, or no broker.
+    public var brokerSilence: Double? = nil
 
     /// A host value, read through (`status.state`, `status.frames`).
     public subscript<T>(dynamicMember path: WritableKeyPath<HostStatus, T>) -> T {
@@ -47,7 +53,18 @@ public struct KioskStatus: Sendable {
     public var statusLine: String { host.statusLine }
 
     /// `ctl status`: one JSON object (keys sorted), times as RFC 3339 UTC and seconds.
-    public var json: String {
+    public var json: String { json(retained: false) }
+
+    /// What changes on its own from second to second: left out of the broker's retained
+    /// status, which is published only when the panel's state changes (a zero there, as
+    /// before, read as a panel just started).
+    public static let changingKeys: Set<String> = [
+        "uptime", "lastSuccessAge", "frames", "droppedFrames", "touchToGlassMs", "sampleToGlassMs", "residentBytes",
+    ]
+
+    /// The JSON; `retained`: the broker's retained status, without ``changingKeys`` (`started`
+    /// says how long the panel has run).
+    public func json(retained: Bool) -> String {
         func time(_ date: Date?) -> JSONValue { date.map { .string(Self.rfc3339($0)) } ?? .null }
         func seconds(_ value: Double?) -> JSONValue { value.map { .number(($0 * 1000).rounded() / 1000) } ?? .null }
         // Frames counted and their mean, milliseconds (the metrics hold the histograms).
@@ -55,6 +72,8 @@ public struct KioskStatus: Sendable {
             .object(["frames": .integer(Int64(h.count)), "mean": h.mean.map { .number(($0 * 1e5).rounded() / 100) } ?? .null])
         }
         let object: [String: JSONValue] = [
+            "name": .string(name),
+            "host": .string(hostName),
             "state": .string(host.state.name),
             "reason": host.state.reason.map { .string($0) } ?? .null,
             "status": .string(statusLine),
@@ -76,6 +95,7 @@ public struct KioskStatus: Sendable {
             "display": .string(host.display),
             "touchscreens": .array(host.touchscreens.map { .string($0) }),
             "version": .string(version),
+            "started": time(host.started),
             "uptime": seconds(host.uptime),
             "frames": .integer(Int64(host.frames)),
             "droppedFrames": .integer(Int64(host.droppedFrames)),
@@ -89,9 +109,11 @@ public struct KioskStatus: Sendable {
                 "schedule": host.light.schedule.map { .string($0) } ?? .null, "scheduleOn": .bool(host.light.scheduleOn),
                 "nextChange": time(host.light.nextChange),
             ]),
+            "reloadRefused": host.reloadRefused.map { .object(["reason": .string($0.reason), "at": time($0.at)]) } ?? .null,
             "broker": brokerState.map { .object(["state": .string($0), "problem": brokerTrouble.map { .string($0) } ?? .null]) } ?? .null,
         ]
-        return String(decoding: JSONValue.object(object).encoded, as: UTF8.self)
+        let shown = retained ? object.filter { !Self.changingKeys.contains($0.key) } : object
+        return String(decoding: JSONValue.object(shown).encoded, as: UTF8.self)
     }
 
     /// `date` as RFC 3339 in UTC, to the second ("2026-12-03T09:30:22Z"), by the C library's

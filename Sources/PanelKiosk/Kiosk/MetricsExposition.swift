@@ -45,6 +45,8 @@ public enum MetricsExposition: Sendable {
         }
         let r = status.refreshes
         add("panel_refresh_build_info", .gauge, "The program's version.", [("", "version=\"\(Self.label(status.version))\"", 1)])
+        add("panel_refresh_panel_info", .gauge, "The panel's name (panel.name, else the host name) and the machine's host name.",
+            [("", "name=\"\(Self.label(status.name))\",host=\"\(Self.label(status.hostName))\"", 1)])
         add("panel_refresh_state", .gauge, "1 for the state the kiosk is in, 0 for the others.",
             HostStatus.State.names.map { ("", "state=\"\($0)\"", $0 == status.state.name ? 1 : 0) })
         add("panel_refresh_light", .gauge, "1 for how the panel is lit (lit, dimmed, off), 0 for the others.",
@@ -59,6 +61,9 @@ public enum MetricsExposition: Sendable {
             [("_total", "", Double(r.bytesFetched))])
         add("panel_refresh_clock_set", .gauge, "1 when the system clock has been set (not before this version was made), 0 while it shows 1970.",
             [("", "", status.host.clockSet ? 1 : 0)])
+        add("panel_refresh_config_last_reload_successful", .gauge,
+            "0 while the last reload of the configuration was refused (the one in use is older than the file), else 1.",
+            [("", "", status.host.reloadRefused == nil ? 1 : 0)])
         add("panel_refresh_consecutive_failures", .gauge, "Failed refreshes in a row.", [("", "", Double(status.consecutiveFailures))])
         if let last = r.lastSuccess {
             add("panel_refresh_last_success_timestamp_seconds", .gauge, "When the list last refreshed successfully, Unix time.",
@@ -97,9 +102,22 @@ public enum MetricsExposition: Sendable {
             [("_total", "", Double(status.pictureCacheHits))])
         add("panel_refresh_picture_cache_misses", .counter, "Row pictures wanted and not in memory (fetched or decoded).",
             [("_total", "", Double(status.pictureCacheMisses))])
-        add("process_start_time_seconds", .gauge, "When the kiosk started, Unix time.", [("", "", status.started.timeIntervalSince1970)])
+        // Not process_start_time_seconds and process_resident_memory_bytes: node_exporter
+        // has those of its own, and its textfile collector refuses a family it already has
+        // (an error at every scrape, and its value kept instead of the kiosk's).
+        add("panel_refresh_start_time_seconds", .gauge, "When the kiosk started, Unix time.", [("", "", status.started.timeIntervalSince1970)])
         if let rss = status.residentBytes {
-            add("process_resident_memory_bytes", .gauge, "The kiosk's resident memory.", [("", "", Double(rss))])
+            add("panel_refresh_resident_memory_bytes", .gauge, "The kiosk's resident memory.", [("", "", Double(rss))])
+        }
+        if let broker = status.brokerState {
+            add("panel_refresh_broker_connected", .gauge, "1 while the panel is connected to its MQTT broker.",
+                [("", "", broker == "connected" ? 1 : 0)])
+            add("panel_refresh_broker_reconnects", .counter, "Connections to the broker made again after the first.",
+                [("_total", "", Double(max(0, status.brokerConnections - 1)))])
+            if let silence = status.brokerSilence {
+                add("panel_refresh_broker_last_message_age_seconds", .gauge,
+                    "Seconds since the broker last sent the panel a message (the list, a trigger, a command).", [("", "", silence)])
+            }
         }
         var text = ""
         for family in families {
