@@ -8,7 +8,7 @@ import PanelTestSupport
 /// folder of its own: the run, its folder and the socket's path. `extra`: more configuration
 /// (`DIR` in it is the folder); `size`: the headless display's; `prefix`: a command the program
 /// runs under (``ProgramRun``'s).
-func startControlledKiosk(_ extra: String = "", environment: [String: String] = [:], size: String = "320x240",
+func startControlledKiosk(_ extra: String = "", environment: [String: String] = [:], size: String = "320x240", state: String? = nil,
                           prefix: (_ dir: String) -> [String] = { _ in [] }) throws -> (ProgramRun, String, String) {
     let dir = try scratchDirectory("ctl-kiosk")
     let socket = dir + "/control"
@@ -17,7 +17,7 @@ func startControlledKiosk(_ extra: String = "", environment: [String: String] = 
     backend = headless
     headless-size = \(size)
     [state]
-    directory = \(dir)
+    directory = \(state ?? dir)
     control-socket = \(socket)
     \(extra.replacing("DIR", with: dir))
     """.write(toFile: dir + "/config", atomically: true, encoding: .utf8)

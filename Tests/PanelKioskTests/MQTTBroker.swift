@@ -122,10 +122,12 @@ final class TestBroker {
 
     /// The first `count` messages on `topic`, one per line as `mosquitto_sub` prints them (fewer
     /// when `timeout` seconds pass first); the subscriber is started before this returns
-    /// control only through `started`, which runs once it is subscribed.
-    func messages(_ topic: String, count: Int, timeout: Double, user: (String, String)? = nil, started: () throws -> Void = {}) throws -> [String] {
+    /// control only through `started`, which runs once it is subscribed. `withTopics`: each line
+    /// is the topic, a blank and the message (`mosquitto_sub -v`).
+    func messages(_ topic: String, count: Int, timeout: Double, user: (String, String)? = nil, withTopics: Bool = false,
+                  started: () throws -> Void = {}) throws -> [String] {
         let subscriber = try Child("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "\(count)"]
-                                   + (user.map { ["-u", $0.0, "-P", $0.1] } ?? []), stdout: .pipe)
+                                   + (withTopics ? ["-v"] : []) + (user.map { ["-u", $0.0, "-P", $0.1] } ?? []), stdout: .pipe)
         let fd = subscriber.output
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

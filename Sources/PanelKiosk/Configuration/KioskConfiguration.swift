@@ -117,6 +117,10 @@ public struct KioskConfiguration: KeyedConfiguration {
     /// `mqtt.commands`: whether `refresh`, `blank` and `wake` on `mqtt.command-topic` act as
     /// `panel-refresh ctl` does. Off by default: whoever may publish there may blank the panel.
     public var mqttCommands = false
+    /// `mqtt.discovery`: whether the panel announces itself to Home Assistant (MQTT discovery).
+    public var mqttDiscovery = false
+    /// `mqtt.discovery-prefix`: Home Assistant's discovery prefix.
+    public var mqttDiscoveryPrefix = HomeAssistantDiscovery.defaultPrefix
     /// `mqtt.command-topic`: where commands come; `CLIENT-ID` in it is the client id. nil:
     /// `panel-refresh/CLIENT-ID/command`.
     public var mqttCommandTopic: String?
@@ -367,8 +371,9 @@ public struct KioskConfiguration: KeyedConfiguration {
         if tapAction == .publish && mqttBroker == nil {
             throw ConfigurationError(file: path, line: 0, message: "rows.tap = publish needs a broker (data.mqtt-url)")
         }
-        if (mqttCommands || refreshTriggerTopic != nil) && mqttBroker == nil {
-            throw ConfigurationError(file: path, line: 0, message: (mqttCommands ? "mqtt.commands" : "refresh.trigger-topic") + " needs a broker (data.mqtt-url)")
+        if (mqttCommands || mqttDiscovery || refreshTriggerTopic != nil) && mqttBroker == nil {
+            let key = mqttCommands ? "mqtt.commands" : mqttDiscovery ? "mqtt.discovery" : "refresh.trigger-topic"
+            throw ConfigurationError(file: path, line: 0, message: key + " needs a broker (data.mqtt-url)")
         }
         if tapAction == .command && tapCommand.isEmpty {
             throw ConfigurationError(file: path, line: 0, message: "rows.tap = command needs rows.tap-command")
@@ -593,6 +598,11 @@ public struct KioskConfiguration: KeyedConfiguration {
         },
         Key(section: "mqtt", name: "status-topic", doc: "where the panel publishes its state, retained: the JSON of panel-refresh ctl status with \"online\": true, at connect and at every change of state (a refresh's result, blank, wake, an error); the broker replaces it with {\"online\": false} (the last will) when the panel drops off. CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/status)") { $0.mqttStatusTopic = try topic($1) },
         Key(section: "mqtt", name: "tap-topic", doc: "where rows.tap = publish sends a tapped row's item, as JSON (not retained); CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/tap)") { $0.mqttTapTopic = try topic($1) },
+        Key(section: "mqtt", name: "discovery", doc: "homeassistant: the panel announces itself to Home Assistant by MQTT discovery, as one device (panel.name) with its screen as a light, refresh as a button, the items and the last success as sensors, the light schedule as a switch and a tapped row as an event, available while its status says online (the buttons and switches act with mqtt.commands = true); none: it announces nothing, and clears what it announced before") {
+            guard $1 == "homeassistant" || $1 == "none" else { throw ValueError("\"\($1)\" is not homeassistant or none") }
+            $0.mqttDiscovery = $1 == "homeassistant"
+        },
+        Key(section: "mqtt", name: "discovery-prefix", doc: "Home Assistant's discovery prefix (its MQTT integration's setting)") { $0.mqttDiscoveryPrefix = try topic($1) },
         Key(section: "mqtt", name: "commands", doc: "whether refresh, blank and wake published on mqtt.command-topic act as panel-refresh ctl does (true/false; false: whoever may publish there could blank the panel, so it is asked for)") {
             $0.mqttCommands = try V.boolean($1)
         },

@@ -28,6 +28,15 @@ public enum ControlCommand: Sendable, Equatable {
     /// What the commands that take a value take, for their errors.
     public static let values = ["brightness": "a percent from 1 to 100, or auto", "schedule": "on or off"]
 
+    /// Whether the broker's command topic may ask it (`mqtt.commands`): what changes the panel
+    /// (refresh, blank, wake, brightness, schedule); what reads it has no one to answer there.
+    public var actsFromBroker: Bool {
+        switch self {
+        case .refresh, .blank, .wake, .brightness, .schedule: return true
+        case .status, .screenshot, .metrics: return false
+        }
+    }
+
     /// The command of a request line, nil when it names none.
     public init?(line: String) {
         let words = line.split(separator: " ", omittingEmptySubsequences: true)

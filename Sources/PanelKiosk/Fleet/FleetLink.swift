@@ -30,6 +30,12 @@ public final class FleetLink: LoopSource {
         public var commandTopic: String?
         /// Whether they are acted on (`mqtt.commands`); off, the first is said to be ignored.
         public var commandsOn = true
+        /// Home Assistant's discovery configs, published retained at each connection (`mqtt.discovery`).
+        public var discovery: [HomeAssistantDiscovery.Config] = []
+        /// Config topics published before and to be cleared (discovery turned off since).
+        public var discoveryCleared: [String] = []
+        /// The state directory's file that says configs were published; nil: none kept.
+        public var discoveryMarker: String?
         /// A message here starts a refresh after up to ``triggerJitter`` seconds; nil: none.
         public var triggerTopic: String?
         /// The longest delay before a triggered refresh, seconds.
@@ -149,6 +155,16 @@ public final class FleetLink: LoopSource {
         // ignored, not dropped without a word.
         settings.commandTopic = topic(c.mqttCommandTopic, "panel-refresh/CLIENT-ID/command")
         settings.commandsOn = c.mqttCommands
+        // Home Assistant's configs, or the clearing of those a former start published.
+        let marker = HomeAssistantDiscovery.markerPath(stateDirectory: c.stateDirectory)
+        settings.discoveryMarker = marker
+        if c.mqttDiscovery {
+            settings.discovery = HomeAssistantDiscovery.configs(prefix: c.mqttDiscoveryPrefix, clientID: id, name: name.isEmpty ? id : name,
+                                                                version: ProgramVersion.current, statusTopic: statusTopic,
+                                                                commandTopic: settings.commandTopic ?? "", tapTopic: settings.tapTopic)
+        } else if access(marker, F_OK) == 0 {
+            settings.discoveryCleared = HomeAssistantDiscovery.topics(prefix: c.mqttDiscoveryPrefix, clientID: id)
+        }
         settings.triggerTopic = c.refreshTriggerTopic.map { topic($0, $0) }
         settings.triggerJitter = c.refreshTriggerJitter
         return settings
@@ -356,6 +372,7 @@ public final class FleetLink: LoopSource {
                 }
                 published = nil
                 publishStatusIfChanged()
+                announce()
             case .refused(let reason):
                 fail("the broker refused the connection: \(reason)", at: now, failures: failures + 1)
             case .message(let topic, let payload, _):
@@ -430,18 +447,44 @@ public final class FleetLink: LoopSource {
         }
         let word = String(decoding: payload.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
             .reversed().drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }.reversed(), as: UTF8.self)
-        switch word {
-        case "refresh": onCommand?(.refresh)
-        case "blank": onCommand?(.blank)
-        case "wake": onCommand?(.wake)
+        // The words ctl takes that change the panel (not those that only read it).
+        switch ControlCommand(line: word) {
+        case let command? where command.actsFromBroker: onCommand?(command)
         default:
             // Each unknown word once, the first few of them: 10,000 messages wrote 10,009 lines.
             if unknownWords.count < Self.unknownWordsSaid, unknownWords.insert(String(word.prefix(40))).inserted {
-                Log.warning("mqtt: unknown command \"\(word.prefix(40))\" on \(settings.commandTopic ?? "") (refresh, blank and wake are known); "
+                Log.warning("mqtt: unknown command \"\(word.prefix(40))\" on \(settings.commandTopic ?? "") (refresh, blank, wake, brightness PERCENT|auto and schedule on|off are known); "
                             + "said once for each word")
             } else if unknownWords.count == Self.unknownWordsSaid, !saidNoMoreUnknown {
                 saidNoMoreUnknown = true
                 Log.warning("mqtt: more unknown commands on \(settings.commandTopic ?? ""); they are no longer said")
+            }
+        }
+    }
+
+    /// Home Assistant's configs at each connection (retained: a Home Assistant that starts
+    /// later reads them), or the clearing of those a former start published; the state
+    /// directory's marker says which was done last.
+    private func announce() {
+        guard let connection, !settings.discovery.isEmpty || !settings.discoveryCleared.isEmpty else { return }
+        do throws(MQTTError) {
+            for config in settings.discovery { try connection.publish(config.topic, Array(config.payload.utf8), retain: true) }
+            for topic in settings.discoveryCleared { try connection.publish(topic, [], retain: true) }
+        } catch {
+            Log.warning("mqtt: cannot publish Home Assistant's discovery: \(error)")
+            return
+        }
+        guard let marker = settings.discoveryMarker else { return }
+        if settings.discovery.isEmpty {
+            unlink(marker)
+            if said.insert("discovery cleared").inserted {
+                Log.info("mqtt: Home Assistant's discovery is off: the \(settings.discoveryCleared.count) configs published before are cleared")
+            }
+        } else {
+            let fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+            if fd >= 0 { close(fd) }
+            if said.insert("discovery").inserted {
+                Log.info("mqtt: announced to Home Assistant: \(settings.discovery.count) entities under \(settings.discovery[0].topic.split(separator: "/").first ?? "")")
             }
         }
     }

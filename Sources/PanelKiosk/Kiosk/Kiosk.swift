@@ -261,7 +261,8 @@ extension KioskConfiguration {
     /// What the broker's link is made from, to tell a reload that changed it.
     var brokerSettings: [String] {
         [mqttBroker?.description, mqttTopic, mqttUser, mqttPasswordFile, mqttClientID, mqttCAFile, mqttStatusTopic, mqttTapTopic,
-         mqttCommandTopic, refreshTriggerTopic, "\(mqttCommands)", "\(refreshTriggerJitter)", "\(mqttStaleAfter)", "\(source == .mqtt)"]
+         mqttCommandTopic, refreshTriggerTopic, "\(mqttCommands)", "\(refreshTriggerJitter)", "\(mqttStaleAfter)", "\(source == .mqtt)",
+         "\(mqttDiscovery)", mqttDiscoveryPrefix, panelName]
             .map { $0 ?? "-" }
     }
 }
