@@ -273,6 +273,39 @@ struct MQTTProgramTests {
         #expect(try Self.wait(socket) { $0.items == 2 }?.state == "showing", "\(run.log)")
     }
 
+    @Test("mqtts to a certificate the given CA did not sign, or one for another name: the journal and ctl status say which and what to set, not only that a TLS error occurred")
+    func tlsWords() throws {
+        let pki = try TestCertificates()
+        defer { try? FileManager.default.removeItem(atPath: pki.folder) }
+        // A second broker whose certificate names elsewhere.example only, signed by itself.
+        let (code, _, err) = try runProgram(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=elsewhere.example",
+                                             "-addext", "subjectAltName=DNS:elsewhere.example", "-keyout", pki.folder + "/elsewhere.key",
+                                             "-out", pki.folder + "/elsewhere.pem"], executable: "/usr/bin/openssl")
+        #expect(code == 0, "\(err)")
+        let signed = try TestBroker(["cafile \(pki.folder)/ca.pem", "certfile \(pki.folder)/server.pem", "keyfile \(pki.folder)/server.key"])
+        let elsewhere = try TestBroker(["cafile \(pki.folder)/elsewhere.pem", "certfile \(pki.folder)/elsewhere.pem",
+                                        "keyfile \(pki.folder)/elsewhere.key"])
+        for (port, ca, says) in [(signed.port, "other-ca.pem", "the broker's certificate is not trusted"),
+                                 (elsewhere.port, "elsewhere.pem", "the broker's certificate is not for 127.0.0.1")] {
+            let (run, dir, socket) = try startControlledKiosk("""
+                [data]
+                mqtt-url = mqtts://127.0.0.1:\(port)
+                mqtt-ca-file = \(pki.folder)/\(ca)
+                mqtt-client-id = tls-\(port)
+                """)
+            defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+            #expect(run.wait(for: says, timeout: 15), "\(run.log)")
+            let watch = Stopwatch()
+            var problem: String?
+            while !(problem?.contains(says) ?? false) && watch.elapsed < 10 {
+                problem = try Self.broker(socket)?.problem
+                usleep(100_000)
+            }
+            #expect(problem?.contains(says) == true, "\(String(describing: problem))")
+            if ca == "other-ca.pem" { #expect(problem?.contains("set data.mqtt-ca-file") == true) }
+        }
+    }
+
     @Test("two kiosks with one client id: each is told, and they take the connection from each other less and less often")
     func sharedClientID() throws {
         let broker = try TestBroker()

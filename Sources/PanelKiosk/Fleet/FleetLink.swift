@@ -112,6 +112,9 @@ public final class FleetLink: LoopSource {
     private var saidCommandsOff = false
     /// Connections in a row the broker dropped within ``shortLived`` of their making.
     private var shortLosses = 0
+    /// Whether a failed TLS try was looked into, and what was found.
+    private var diagnosedTLS = false
+    private var tlsProblem: String?
     /// Distinct unknown words the journal names: 8.
     nonisolated static let unknownWordsSaid = 8
 
@@ -198,7 +201,7 @@ public final class FleetLink: LoopSource {
     /// What is wrong, while something is: the reason of the wait before the next try, or the
     /// broker's last refusal of a publish (until the next connection).
     public var problem: String? {
-        if case .waiting(_, let failures, let reason) = state, failures > 0 { return reason }
+        if case .waiting(_, let failures, let reason) = state, failures > 0 { return tlsProblem ?? reason }
         return refusal
     }
     private var refusal: String?
@@ -275,6 +278,7 @@ public final class FleetLink: LoopSource {
             tried = nil
             connection = handoff.connection
             if let error {
+                diagnoseTLS()
                 fail("\(error)", at: now, failures: failures + 1)
             } else {
                 socketGeneration += 1
@@ -364,6 +368,7 @@ public final class FleetLink: LoopSource {
                 state = .connected(since: now, failures: failures)
                 lastContact = now
                 connections += 1
+                (tlsProblem, diagnosedTLS) = (nil, false)
                 refusal = nil
                 Log.info("mqtt: connected to \(settings.connection.host):\(settings.connection.port) as \(settings.connection.clientID)"
                          + (settings.listTopic.map { "; the list from \($0)" } ?? "") + "; status on \(settings.statusTopic)")
@@ -394,6 +399,7 @@ public final class FleetLink: LoopSource {
                 socketGeneration += 1
                 let lost = reason.map { "connection lost: \($0)" } ?? "disconnected"
                 guard case .connected(let since, let before) = state else {
+                    diagnoseTLS()
                     fail(lost, at: now, failures: failures + 1)
                     continue
                 }
@@ -487,6 +493,22 @@ public final class FleetLink: LoopSource {
                 Log.info("mqtt: announced to Home Assistant: \(settings.discovery.count) entities under \(settings.discovery[0].topic.split(separator: "/").first ?? "")")
             }
         }
+    }
+
+    /// A try over TLS failed before the broker accepted it: libmosquitto says only "A TLS error
+    /// occurred", so the handshake is made again through libcurl on the lane, whose words for
+    /// the certificate (not trusted, another host's, expired) are said once and kept in the
+    /// status's broker problem. One diagnosis per run: the certificate does not change between
+    /// tries.
+    private func diagnoseTLS() {
+        guard settings.connection.tls, !diagnosedTLS else { return }
+        diagnosedTLS = true
+        let (host, port, ca) = (settings.connection.host, settings.connection.port, settings.connection.tlsCAFile)
+        executor.execute(in: lane, { TLSDiagnosis.explain(host: host, port: port, caFile: ca) }, then: { [weak self] why in
+            guard let self, !self.stopped, let why else { return }
+            self.tlsProblem = why
+            Log.error("mqtt: \(host):\(port): \(why)")
+        })
     }
 
     /// Failures in a row so far (0 while connected).
