@@ -150,6 +150,28 @@ final class TestBroker {
     }
 }
 
+extension TestBroker {
+    /// The first message on `topic` as bytes, whole (a PNG has newlines), or nil when none
+    /// came within `timeout` s; `started` runs once the subscriber is subscribed.
+    func rawMessage(_ topic: String, timeout: Double, started: () throws -> Void = {}) throws -> [UInt8]? {
+        let subscriber = try Child("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "1", "-N"], stdout: .pipe)
+        defer { subscriber.terminate(SIGKILL); subscriber.exitCode() }
+        usleep(300_000)
+        try started()
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let watch = Stopwatch()
+        while watch.elapsed < timeout {
+            var entry = pollfd(fd: subscriber.output, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 50) > 0 else { if subscriber.reap() != nil, !bytes.isEmpty { break } else { continue } }
+            let n = read(subscriber.output, &buffer, buffer.count)
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return bytes.isEmpty ? nil : bytes
+    }
+}
+
 /// A broker that could not be set up.
 struct BrokerError: Error, CustomStringConvertible {
     let description: String

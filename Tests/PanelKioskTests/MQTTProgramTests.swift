@@ -306,6 +306,44 @@ struct MQTTProgramTests {
         }
     }
 
+    @Test("over the broker: screenshot publishes the glass as PNG, one each 10 s; every command's outcome and each refusal with its reason go to the reply topic")
+    func screenshotAndReplies() throws {
+        let broker = try TestBroker()
+        let (run, dir, socket) = try startControlledKiosk("""
+            [data]
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            mqtt-client-id = support
+            [mqtt]
+            commands = true
+            """)
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try Self.wait(socket) { $0.state == "showing" }?.state == "showing", "\(run.log)")
+        #expect(Self.subscribed(run), "\(run.log)")
+        // Blank, the glass shows nothing: a screenshot is refused with why, not a stale picture.
+        let blank = try broker.messages("panel-refresh/support/reply", count: 2, timeout: 10) {
+            try broker.publish("panel-refresh/support/command", "blank")
+            #expect(try Self.wait(socket) { $0.state == "blank" }?.state == "blank")
+            try broker.publish("panel-refresh/support/command", "screenshot")
+        }
+        #expect(blank.first == "ok blank" && blank.last?.hasPrefix("refused screenshot: the panel is blank") == true, "\(blank)")
+        try broker.publish("panel-refresh/support/command", "wake")
+        #expect(try Self.wait(socket) { $0.state == "showing" }?.state == "showing")
+        let png = try broker.rawMessage("panel-refresh/support/screenshot", timeout: 10) {
+            try broker.publish("panel-refresh/support/command", "screenshot")
+        }
+        #expect(png.map { Array($0.prefix(8)) } == [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "a PNG")
+        #expect((png?.count ?? 0) > 1000 && (png?.count ?? .max) <= FleetLink.maxScreenshotBytes)
+        let replies = try broker.messages("panel-refresh/support/reply", count: 3, timeout: 10) {
+            try broker.publish("panel-refresh/support/command", "screenshot")
+            try broker.publish("panel-refresh/support/command", "brightness 150")
+            try broker.publish("panel-refresh/support/command", "reboot")
+        }
+        #expect(replies.count == 3, "\(replies)")
+        #expect(replies.contains { $0.hasPrefix("refused screenshot: one each 10 s") }, "a second within 10 s: \(replies)")
+        #expect(replies.contains("refused brightness 150: brightness takes a percent from 1 to 100, or auto"), "\(replies)")
+        #expect(replies.contains { $0.hasPrefix("refused reboot: unknown") }, "\(replies)")
+    }
+
     @Test("two kiosks with one client id: each is told, and they take the connection from each other less and less often")
     func sharedClientID() throws {
         let broker = try TestBroker()

@@ -603,7 +603,7 @@ public struct KioskConfiguration: KeyedConfiguration {
             $0.mqttDiscovery = $1 == "homeassistant"
         },
         Key(section: "mqtt", name: "discovery-prefix", doc: "Home Assistant's discovery prefix (its MQTT integration's setting)") { $0.mqttDiscoveryPrefix = try topic($1) },
-        Key(section: "mqtt", name: "commands", doc: "whether refresh, blank and wake published on mqtt.command-topic act as panel-refresh ctl does (true/false; false: whoever may publish there could blank the panel, so it is asked for)") {
+        Key(section: "mqtt", name: "commands", doc: "whether refresh, blank, wake, brightness, schedule and screenshot published on mqtt.command-topic act as panel-refresh ctl does (outcomes on panel-refresh/CLIENT-ID/reply, a screenshot on panel-refresh/CLIENT-ID/screenshot) (true/false; false: whoever may publish there could blank the panel, so it is asked for)") {
             $0.mqttCommands = try V.boolean($1)
         },
         Key(section: "mqtt", name: "command-topic", doc: "where commands come with mqtt.commands = true; CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/command). A fleet-wide topic may be named too: every panel subscribed acts") { $0.mqttCommandTopic = try topic($1) },

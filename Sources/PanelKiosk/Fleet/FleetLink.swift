@@ -30,6 +30,10 @@ public final class FleetLink: LoopSource {
         public var commandTopic: String?
         /// Whether they are acted on (`mqtt.commands`); off, the first is said to be ignored.
         public var commandsOn = true
+        /// Where each command's outcome is published ("ok blank", "refused …: why"); nil: nowhere.
+        public var replyTopic: String?
+        /// Where a `screenshot` command's PNG is published.
+        public var screenshotTopic: String?
         /// Home Assistant's discovery configs, published retained at each connection (`mqtt.discovery`).
         public var discovery: [HomeAssistantDiscovery.Config] = []
         /// Config topics published before and to be cleared (discovery turned off since).
@@ -112,6 +116,10 @@ public final class FleetLink: LoopSource {
     private var saidCommandsOff = false
     /// Connections in a row the broker dropped within ``shortLived`` of their making.
     private var shortLosses = 0
+    /// When the last screenshot was asked over the broker, seconds of the clock.
+    private var lastScreenshot: Double?
+    /// The second replies are counted in, and how many went in it.
+    private var replySecond = -Double.infinity, repliesThisSecond = 0
     /// Whether a failed TLS try was looked into, and what was found.
     private var diagnosedTLS = false
     private var tlsProblem: String?
@@ -121,6 +129,13 @@ public final class FleetLink: LoopSource {
     /// Seconds after a connection before a list topic that sent nothing is said to have no
     /// list: a retained list comes with the subscription's answer, within a round trip.
     public nonisolated static let firstListWait = 10.0
+
+    /// Seconds between two screenshots asked over the broker: a support session's pace, not a
+    /// video stream (each is the glass copied and encoded, and a message of its size).
+    public nonisolated static let screenshotInterval = 10.0
+    /// The largest screenshot published, bytes: 1 MiB (a 1080p list is a few hundred KB as PNG;
+    /// a broker's message_size_limit or a mobile link may hold less).
+    public nonisolated static let maxScreenshotBytes = 1 << 20
 
     /// Seconds a wait after failures may last at most.
     public nonisolated static let maxBackoff = 60.0
@@ -158,6 +173,8 @@ public final class FleetLink: LoopSource {
         // ignored, not dropped without a word.
         settings.commandTopic = topic(c.mqttCommandTopic, "panel-refresh/CLIENT-ID/command")
         settings.commandsOn = c.mqttCommands
+        settings.replyTopic = topic(nil, "panel-refresh/CLIENT-ID/reply")
+        settings.screenshotTopic = topic(nil, "panel-refresh/CLIENT-ID/screenshot")
         // Home Assistant's configs, or the clearing of those a former start published.
         let marker = HomeAssistantDiscovery.markerPath(stateDirectory: c.stateDirectory)
         settings.discoveryMarker = marker
@@ -438,12 +455,16 @@ public final class FleetLink: LoopSource {
             // One refresh per burst of triggers: a second while one waits adds nothing.
             triggerAt = now + Double.random(in: 0...settings.triggerJitter, using: &random)
         }
-        if topic == settings.commandTopic { command(payload) }
+        if topic == settings.commandTopic { command(payload, at: now) }
     }
 
-    /// A command message: `refresh`, `blank` or `wake` (blanks and a newline around it allowed).
-    private func command(_ payload: [UInt8]) {
+    /// A command message: ctl's words that change the panel (`refresh`, `blank`, `wake`,
+    /// `brightness N|auto`, `schedule on|off`) or `screenshot` (blanks and a newline around it
+    /// allowed). Each outcome is published on the reply topic.
+    private func command(_ payload: [UInt8], at now: Double) {
+        let text = String(decoding: payload.prefix(200), as: UTF8.self)
         guard settings.commandsOn else {
+            reply("refused \(text.prefix(40)): mqtt.commands is off")
             if !saidCommandsOff {
                 saidCommandsOff = true
                 Log.warning("mqtt: a command came on \(settings.commandTopic ?? ""), but mqtt.commands is off: commands are ignored "
@@ -454,9 +475,25 @@ public final class FleetLink: LoopSource {
         let word = String(decoding: payload.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
             .reversed().drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }.reversed(), as: UTF8.self)
         // The words ctl takes that change the panel (not those that only read it).
-        switch ControlCommand(line: word) {
+        let command = ControlCommand(line: word)
+        switch command {
         case let command? where command.actsFromBroker: onCommand?(command)
+        case .screenshot?:
+            if let last = lastScreenshot, now - last < Self.screenshotInterval {
+                reply("refused screenshot: one each \(TextFormat.number(Self.screenshotInterval)) s; the next from "
+                      + "\(TextFormat.number((last + Self.screenshotInterval - now).rounded(.up))) s on")
+                return
+            }
+            // Counted from one taken (publishScreenshot): a refused one cost nothing.
+            onCommand?(.screenshot)
         default:
+            // A known word with a value out of its bounds: refused with the bounds.
+            let first = String(word.prefix { $0 != " " })
+            if let bounds = ControlCommand.values[first] {
+                reply("refused \(word.prefix(40)): \(first) takes \(bounds)")
+                return
+            }
+            reply("refused \(word.prefix(40)): unknown (refresh, blank, wake, brightness, schedule and screenshot are known)")
             // Each unknown word once, the first few of them: 10,000 messages wrote 10,009 lines.
             if unknownWords.count < Self.unknownWordsSaid, unknownWords.insert(String(word.prefix(40))).inserted {
                 Log.warning("mqtt: unknown command \"\(word.prefix(40))\" on \(settings.commandTopic ?? "") (refresh, blank, wake, brightness PERCENT|auto and schedule on|off are known); "
@@ -509,6 +546,37 @@ public final class FleetLink: LoopSource {
             self.tlsProblem = why
             Log.error("mqtt: \(host):\(port): \(why)")
         })
+    }
+
+    /// Publishes a command's outcome on the reply topic (not retained), when connected; at most
+    /// ``repliesPerSecond`` a second, so a flood of commands is not echoed back as one.
+    public func reply(_ text: String) {
+        guard case .connected = state, let connection, let topic = settings.replyTopic else { return }
+        let second = lastTick.rounded(.down)
+        if second != replySecond { (replySecond, repliesThisSecond) = (second, 0) }
+        guard repliesThisSecond < Self.repliesPerSecond else { return }
+        repliesThisSecond += 1
+        try? connection.publish(topic, Array(text.utf8))
+    }
+
+    /// Replies published in one second at most.
+    public nonisolated static let repliesPerSecond = 5
+
+    /// Publishes a screenshot asked over the broker, within ``maxScreenshotBytes``; what
+    /// happened on the reply topic.
+    public func publishScreenshot(_ png: [UInt8]) {
+        guard case .connected = state, let connection, let topic = settings.screenshotTopic else { return }
+        guard png.count <= Self.maxScreenshotBytes else {
+            reply("refused screenshot: the PNG is \(png.count) bytes, over the \(Self.maxScreenshotBytes) a screenshot may be (ctl screenshot has it whole)")
+            return
+        }
+        do throws(MQTTError) {
+            try connection.publish(topic, png)
+            lastScreenshot = lastTick
+            reply("ok screenshot: \(png.count) bytes on \(topic)")
+        } catch {
+            reply("refused screenshot: \(error)")
+        }
     }
 
     /// Failures in a row so far (0 while connected).

@@ -64,9 +64,17 @@ public final class Kiosk {
             _ = self?.list.refreshAutomatically()
         }
         fleet?.onCommand = { [weak self] command in
-            Log.info("mqtt: \(command) asked")
-            self?.request(command) { reply in
-                if case .error(let why) = reply { Log.warning("mqtt: \(command): \(why)") }
+            Log.info("mqtt: \(command.line) asked")
+            self?.request(command) { [weak self] reply in
+                switch reply {
+                case .error(let why):
+                    Log.warning("mqtt: \(command.line): \(why)")
+                    self?.fleet?.reply("refused \(command.line): \(why)")
+                case .ok(let payload) where command == .screenshot:
+                    self?.fleet?.publishScreenshot(payload)
+                case .ok:
+                    self?.fleet?.reply("ok \(command.line)")
+                }
             }
         }
         host.onStart = { [weak self] in
