@@ -263,8 +263,8 @@ func checkItems(_ path: String, config: String?) throws -> Int32 {
 func control(_ options: ParsedArguments) throws -> Int32 {
     guard let name = options.positional("COMMAND"), ControlCommand.names.contains(name) else {
         let given = options.positional("COMMAND")
-        throw UsageError((given.map { "unknown ctl command \"\($0)\"" + Suggestion.hint(for: $0, in: ControlCommand.names) + "; " } ?? "")
-                         + "ctl needs one of \(ControlCommand.names.joined(separator: ", "))")
+        throw UsageError((given.map { "unknown ctl command \"\($0)\"" + Suggestion.hint(for: $0, in: ControlCommand.names) } ?? "")
+                         + (given == nil ? "ctl needs one of " : " (ctl takes ") + ControlCommand.names.joined(separator: ", ") + (given == nil ? "" : ")"))
     }
     // brightness and schedule take their value where screenshot takes its file.
     let takesValue = ControlCommand.values[name]

@@ -54,11 +54,13 @@ public struct CommandHelp: Sendable {
             .ppm (as QEMU's screendump), - for standard output; metrics prints the metrics in Prometheus' text \
             format; blank and wake turn the panel off and on; brightness PERCENT lights it at 1 to 100 % of \
             the backlight's maximum until the night hours begin or end (brightness auto: the configured level \
-            again); schedule off suspends the night and off hours, schedule on follows them again. Only root \
+            again); schedule off suspends the night and off hours, schedule on follows them again; identify \
+            [SECONDS] shows the panel's name, host, addresses and version over the list for 30 s (or \
+            SECONDS, at most 600), so the person in front of it knows which panel it is. Only root \
             and the kiosk's own user are answered.
             """,
-            options: [.positional("COMMAND", "status, refresh, screenshot, metrics, blank, wake, brightness or schedule"),
-                      .positional("FILE", "for screenshot: where the picture goes (- for standard output); for brightness: PERCENT or auto; for schedule: on or off", optional: true),
+            options: [.positional("COMMAND", "status, refresh, screenshot, metrics, blank, wake, brightness, schedule or identify"),
+                      .positional("FILE", "for screenshot: where the picture goes (- for standard output); for brightness: PERCENT or auto; for schedule: on or off; for identify: SECONDS (30)", optional: true),
                       .value("--socket", "PATH", "the control socket of a kiosk elsewhere than the unit's"),
                       .config("the configuration whose state.control-socket names the socket (default /etc/panel-refresh/config, when it sets one)"),
                       .flag("--openmetrics", "with metrics: the OpenMetrics 1.0 text format instead")],

@@ -21,18 +21,22 @@ public enum ControlCommand: Sendable, Equatable {
     case brightness(Int?)
     /// The night and off hours followed (`schedule on`) or suspended (`schedule off`).
     case schedule(Bool)
+    /// The panel's name, host, addresses and version over the list for `seconds` (1 to 600;
+    /// `identify` alone: 30), so the person in front of it can tell which panel it is.
+    case identify(seconds: Int)
 
     /// The commands, as `ctl` names them.
-    public static let names = ["status", "refresh", "screenshot", "metrics", "blank", "wake", "brightness", "schedule"]
+    public static let names = ["status", "refresh", "screenshot", "metrics", "blank", "wake", "brightness", "schedule", "identify"]
 
     /// What the commands that take a value take, for their errors.
-    public static let values = ["brightness": "a percent from 1 to 100, or auto", "schedule": "on or off"]
+    public static let values = ["brightness": "a percent from 1 to 100, or auto", "schedule": "on or off",
+                                "identify": "seconds from 1 to 600, or nothing (30)"]
 
     /// Whether the broker's command topic may ask it (`mqtt.commands`): what changes the panel
     /// (refresh, blank, wake, brightness, schedule); what reads it has no one to answer there.
     public var actsFromBroker: Bool {
         switch self {
-        case .refresh, .blank, .wake, .brightness, .schedule: return true
+        case .refresh, .blank, .wake, .brightness, .schedule, .identify: return true
         case .status, .screenshot, .metrics: return false
         }
     }
@@ -53,6 +57,10 @@ public enum ControlCommand: Sendable, Equatable {
             guard let percent = Int(words[1]), (1...100).contains(percent) else { return nil }
             self = .brightness(percent)
         case ("schedule"?, 2) where words[1] == "on" || words[1] == "off": self = .schedule(words[1] == "on")
+        case ("identify"?, 1): self = .identify(seconds: 30)
+        case ("identify"?, 2):
+            guard let seconds = Int(words[1]), (1...600).contains(seconds) else { return nil }
+            self = .identify(seconds: seconds)
         default: return nil
         }
     }
@@ -69,6 +77,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .wake: return "wake"
         case .brightness(let percent): return "brightness " + (percent.map { "\($0)" } ?? "auto")
         case .schedule(let on): return "schedule " + (on ? "on" : "off")
+        case .identify(let seconds): return "identify \(seconds)"
         }
     }
 }

@@ -157,6 +157,14 @@ public final class Kiosk {
             let light = host.stage.lightStatus
             let until = host.stage.lightSettings.night != nil ? " until the night hours begin or end" : ""
             answer(text(percent.map { "brightness \($0) %" + until } ?? "brightness as configured: \(light.off == nil ? "\(light.brightness) %" : "off")"))
+        case .identify(let seconds):
+            // A blank panel is lit for it: the person who asked is looking for this one.
+            host.stage.wakeUp()
+            let lines = ["host \(machine.hostName.isEmpty ? "(none)" : machine.hostName)"] + NetworkAddresses.current()
+                + ["panel-refresh \(ProgramVersion.current)"] + (fleet.map { ["client id \($0.settings.connection.clientID)"] } ?? [])
+            list.showIdentity(title: panelName, lines: lines, until: host.clock.now + Double(seconds))
+            Log.info("identify: the panel's name and addresses shown for \(seconds) s")
+            answer(text("showing \(panelName)'s name, host and addresses for \(seconds) s"))
         case .schedule(let on):
             host.stage.followSchedule(on)
             let schedule = host.stage.lightSettings.scheduleText

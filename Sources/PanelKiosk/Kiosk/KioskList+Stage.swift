@@ -74,7 +74,7 @@ extension KioskList: StageContent {
     /// When a due automatic refresh may run: its time, or the end of the quiet after a touch;
     /// nil while none is due or something holds it until an event of its own.
     public var nextWakeUp: Double? {
-        [nextRefreshWakeUp, nextTimesTick, nextMarkEnd, nextHome, nextPage, nextStale].compactMap { $0 }.min()
+        [nextRefreshWakeUp, nextTimesTick, nextMarkEnd, nextHome, nextPage, nextStale, nextIdentityEnd].compactMap { $0 }.min()
     }
 
     /// When failures that began at `failingSince` outlast `data.stale-after` and the banner
@@ -109,6 +109,7 @@ extension KioskList: StageContent {
         tickNewRows()
         tickHome(at: now)
         tickPaging(at: now)
+        tickIdentity(at: now)
         tickStale(at: now)
         if let due = nextAutomaticRefresh, now >= due, autoRefreshHold == nil {
             refreshAutomatically()

@@ -76,6 +76,8 @@ public final class KioskList: ListDataSource {
     public internal(set) var lastNewRows = 0
     /// The chip ("3 new ↑"), made when first needed.
     var newChip: Button?
+    /// The `identify` card while it shows, and until when (seconds of the clock).
+    var identityCard: Button?, identityUntil: Double?
     /// The rows' background when not marked (the theme's or `appearance.background`).
     public var rowColor = Color.white
     /// Whether any item has a time shown from now, at the local time, or an expiry: the rows are drawn again each minute.
