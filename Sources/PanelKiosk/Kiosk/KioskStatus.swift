@@ -110,7 +110,8 @@ public struct KioskStatus: Sendable {
                 "nextChange": time(host.light.nextChange),
             ]),
             "reloadRefused": host.reloadRefused.map { .object(["reason": .string($0.reason), "at": time($0.at)]) } ?? .null,
-            "broker": brokerState.map { .object(["state": .string($0), "problem": brokerTrouble.map { .string($0) } ?? .null]) } ?? .null,
+            "broker": brokerState.map { .object(["state": .string($0), "problem": brokerTrouble.map { .string($0) } ?? .null,
+                                                 "connections": .integer(Int64(brokerConnections))]) } ?? .null,
         ]
         let shown = retained ? object.filter { !Self.changingKeys.contains($0.key) } : object
         return String(decoding: JSONValue.object(shown).encoded, as: UTF8.self)
