@@ -56,11 +56,13 @@ public struct CommandHelp: Sendable {
             the backlight's maximum until the night hours begin or end (brightness auto: the configured level \
             again); schedule off suspends the night and off hours, schedule on follows them again; identify \
             [SECONDS] shows the panel's name, host, addresses and version over the list for 30 s (or \
-            SECONDS, at most 600), so the person in front of it knows which panel it is. Only root \
+            SECONDS, at most 600), so the person in front of it knows which panel it is; interval SECONDS \
+            sets the seconds between refreshes within mqtt.interval-range, and theme light or dark the \
+            list's colours, each until a reload (auto: the configured one again). Only root \
             and the kiosk's own user are answered.
             """,
-            options: [.positional("COMMAND", "status, refresh, screenshot, metrics, blank, wake, brightness, schedule or identify"),
-                      .positional("FILE", "for screenshot: where the picture goes (- for standard output); for brightness: PERCENT or auto; for schedule: on or off; for identify: SECONDS (30)", optional: true),
+            options: [.positional("COMMAND", "status, refresh, screenshot, metrics, blank, wake, brightness, schedule, identify, interval or theme"),
+                      .positional("FILE", "for screenshot: where the picture goes (- for standard output); for brightness: PERCENT or auto; for schedule: on or off; for identify: SECONDS (30); for interval: SECONDS or auto; for theme: light, dark or auto", optional: true),
                       .value("--socket", "PATH", "the control socket of a kiosk elsewhere than the unit's"),
                       .config("the configuration whose state.control-socket names the socket (default /etc/panel-refresh/config, when it sets one)"),
                       .flag("--openmetrics", "with metrics: the OpenMetrics 1.0 text format instead")],

@@ -117,6 +117,8 @@ public struct KioskConfiguration: KeyedConfiguration {
     /// `mqtt.commands`: whether `refresh`, `blank` and `wake` on `mqtt.command-topic` act as
     /// `panel-refresh ctl` does. Off by default: whoever may publish there may blank the panel.
     public var mqttCommands = false
+    /// `mqtt.interval-range`: the refresh intervals `interval N` may set, seconds.
+    public var mqttIntervalRange: ClosedRange<Double> = 60...3600
     /// `mqtt.discovery`: whether the panel announces itself to Home Assistant (MQTT discovery).
     public var mqttDiscovery = false
     /// `mqtt.discovery-prefix`: Home Assistant's discovery prefix.
@@ -598,12 +600,19 @@ public struct KioskConfiguration: KeyedConfiguration {
         },
         Key(section: "mqtt", name: "status-topic", doc: "where the panel publishes its state, retained: the JSON of panel-refresh ctl status with \"online\": true, at connect and at every change of state (a refresh's result, blank, wake, an error); the broker replaces it with {\"online\": false} (the last will) when the panel drops off. CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/status)") { $0.mqttStatusTopic = try topic($1) },
         Key(section: "mqtt", name: "tap-topic", doc: "where rows.tap = publish sends a tapped row's item, as JSON (not retained); CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/tap)") { $0.mqttTapTopic = try topic($1) },
+        Key(section: "mqtt", name: "interval-range", doc: "MIN-MAX seconds: the refresh intervals `interval N` may set (over the broker's command topic or ctl), until a reload; others are refused with these bounds (60-3600)") {
+            let parts = $1.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low >= 1, low <= high, high <= 86_400 else {
+                throw ValueError("\"\($1)\" is not MIN-MAX seconds, 1 to 86400 (60-3600)")
+            }
+            $0.mqttIntervalRange = low...high
+        },
         Key(section: "mqtt", name: "discovery", doc: "homeassistant: the panel announces itself to Home Assistant by MQTT discovery, as one device (panel.name) with its screen as a light, refresh as a button, the items and the last success as sensors, the light schedule as a switch and a tapped row as an event, available while its status says online (the buttons and switches act with mqtt.commands = true); none: it announces nothing, and clears what it announced before") {
             guard $1 == "homeassistant" || $1 == "none" else { throw ValueError("\"\($1)\" is not homeassistant or none") }
             $0.mqttDiscovery = $1 == "homeassistant"
         },
         Key(section: "mqtt", name: "discovery-prefix", doc: "Home Assistant's discovery prefix (its MQTT integration's setting)") { $0.mqttDiscoveryPrefix = try topic($1) },
-        Key(section: "mqtt", name: "commands", doc: "whether refresh, blank, wake, brightness, schedule and screenshot published on mqtt.command-topic act as panel-refresh ctl does (outcomes on panel-refresh/CLIENT-ID/reply, a screenshot on panel-refresh/CLIENT-ID/screenshot) (true/false; false: whoever may publish there could blank the panel, so it is asked for)") {
+        Key(section: "mqtt", name: "commands", doc: "whether refresh, blank, wake, brightness, schedule, identify, interval, theme and screenshot published on mqtt.command-topic act as panel-refresh ctl does (outcomes on panel-refresh/CLIENT-ID/reply, a screenshot on panel-refresh/CLIENT-ID/screenshot) (true/false; false: whoever may publish there could blank the panel, so it is asked for)") {
             $0.mqttCommands = try V.boolean($1)
         },
         Key(section: "mqtt", name: "command-topic", doc: "where commands come with mqtt.commands = true; CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/command). A fleet-wide topic may be named too: every panel subscribed acts") { $0.mqttCommandTopic = try topic($1) },

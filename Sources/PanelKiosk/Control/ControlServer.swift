@@ -24,19 +24,27 @@ public enum ControlCommand: Sendable, Equatable {
     /// The panel's name, host, addresses and version over the list for `seconds` (1 to 600;
     /// `identify` alone: 30), so the person in front of it can tell which panel it is.
     case identify(seconds: Int)
+    /// Seconds between the kiosk's own refreshes (`refresh.every`) until a reload, within
+    /// `mqtt.interval-range` (`interval 300`); nil: the configured one again (`interval auto`).
+    case interval(seconds: Int?)
+    /// The list's colours (`appearance.theme`) until a reload (`theme dark`); nil: the
+    /// configured ones again (`theme auto`).
+    case theme(KioskConfiguration.Theme?)
 
     /// The commands, as `ctl` names them.
-    public static let names = ["status", "refresh", "screenshot", "metrics", "blank", "wake", "brightness", "schedule", "identify"]
+    public static let names = ["status", "refresh", "screenshot", "metrics", "blank", "wake", "brightness", "schedule", "identify",
+                               "interval", "theme"]
 
     /// What the commands that take a value take, for their errors.
     public static let values = ["brightness": "a percent from 1 to 100, or auto", "schedule": "on or off",
-                                "identify": "seconds from 1 to 600, or nothing (30)"]
+                                "identify": "seconds from 1 to 600, or nothing (30)",
+                                "interval": "seconds within mqtt.interval-range, or auto", "theme": "light, dark or auto"]
 
     /// Whether the broker's command topic may ask it (`mqtt.commands`): what changes the panel
     /// (refresh, blank, wake, brightness, schedule); what reads it has no one to answer there.
     public var actsFromBroker: Bool {
         switch self {
-        case .refresh, .blank, .wake, .brightness, .schedule, .identify: return true
+        case .refresh, .blank, .wake, .brightness, .schedule, .identify, .interval, .theme: return true
         case .status, .screenshot, .metrics: return false
         }
     }
@@ -57,6 +65,14 @@ public enum ControlCommand: Sendable, Equatable {
             guard let percent = Int(words[1]), (1...100).contains(percent) else { return nil }
             self = .brightness(percent)
         case ("schedule"?, 2) where words[1] == "on" || words[1] == "off": self = .schedule(words[1] == "on")
+        case ("interval"?, 2) where words[1] == "auto": self = .interval(seconds: nil)
+        case ("interval"?, 2):
+            guard let seconds = Int(words[1]), (1...86_400).contains(seconds) else { return nil }
+            self = .interval(seconds: seconds)
+        case ("theme"?, 2) where words[1] == "auto": self = .theme(nil)
+        case ("theme"?, 2):
+            guard let theme = KioskConfiguration.Theme(rawValue: String(words[1])) else { return nil }
+            self = .theme(theme)
         case ("identify"?, 1): self = .identify(seconds: 30)
         case ("identify"?, 2):
             guard let seconds = Int(words[1]), (1...600).contains(seconds) else { return nil }
@@ -78,6 +94,8 @@ public enum ControlCommand: Sendable, Equatable {
         case .brightness(let percent): return "brightness " + (percent.map { "\($0)" } ?? "auto")
         case .schedule(let on): return "schedule " + (on ? "on" : "off")
         case .identify(let seconds): return "identify \(seconds)"
+        case .interval(let seconds): return "interval " + (seconds.map { "\($0)" } ?? "auto")
+        case .theme(let theme): return "theme " + (theme?.rawValue ?? "auto")
         }
     }
 }

@@ -493,7 +493,7 @@ public final class FleetLink: LoopSource {
                 reply("refused \(word.prefix(40)): \(first) takes \(bounds)")
                 return
             }
-            reply("refused \(word.prefix(40)): unknown (refresh, blank, wake, brightness, schedule and screenshot are known)")
+            reply("refused \(word.prefix(40)): unknown (refresh, blank, wake, brightness, schedule, identify, interval, theme and screenshot are known)")
             // Each unknown word once, the first few of them: 10,000 messages wrote 10,009 lines.
             if unknownWords.count < Self.unknownWordsSaid, unknownWords.insert(String(word.prefix(40))).inserted {
                 Log.warning("mqtt: unknown command \"\(word.prefix(40))\" on \(settings.commandTopic ?? "") (refresh, blank, wake, brightness PERCENT|auto and schedule on|off are known); "

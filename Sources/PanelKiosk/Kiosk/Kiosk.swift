@@ -42,6 +42,8 @@ public final class Kiosk {
     private var takingScreenshot = false
     /// Makes a list's data source for a configuration.
     let makeSource: (KioskConfiguration, Animator, any WorkExecutor) -> any ItemSource
+    /// The theme the file says (`theme auto` goes back to it; a reload reads it again).
+    private var fileTheme: KioskConfiguration.Theme
 
     /// The kiosk for `configuration` on `host`: its list made and shown, its sources watched,
     /// its reload and stop given to the host. Throws what the list's appearance throws.
@@ -49,6 +51,7 @@ public final class Kiosk {
          announces: Bool, source: @escaping (KioskConfiguration, Animator, any WorkExecutor) -> any ItemSource) throws {
         (self.host, self.configuration, self.machine, self.control, self.fleet) = (host, configuration, machine, control, fleet)
         (self.announces, makeSource) = (announces, source)
+        fileTheme = configuration.theme
         metrics = MetricsFile(file: configuration.metricsFile, seconds: configuration.metricsSeconds)
         list = try KioskList.configured(configuration, on: host.stage, source: source, broker: fleet, announces: announces)
         try host.show(list)
@@ -157,6 +160,33 @@ public final class Kiosk {
             let light = host.stage.lightStatus
             let until = host.stage.lightSettings.night != nil ? " until the night hours begin or end" : ""
             answer(text(percent.map { "brightness \($0) %" + until } ?? "brightness as configured: \(light.off == nil ? "\(light.brightness) %" : "off")"))
+        case .interval(let seconds):
+            let range = configuration.mqttIntervalRange
+            if let seconds, !range.contains(Double(seconds)) {
+                return answer(.error("\(seconds) s is outside mqtt.interval-range (\(TextFormat.number(range.lowerBound))-\(TextFormat.number(range.upperBound)) s)"))
+            }
+            // Until a reload, which takes the file's refresh.every again.
+            var set = configuration
+            if let seconds { set.refreshEvery = Double(seconds) }
+            list.apply(refreshKeys: set)
+            answer(text(seconds.map { "refreshing every \($0) s until a reload" } ?? "refreshing as configured (\(TextFormat.number(configuration.refreshEvery)) s)"))
+        case .theme(let theme):
+            // A new list of those colours on the same stage, as a reload makes one; the running
+            // configuration holds the theme, so a reload of the file brings the file's back.
+            var fresh = configuration
+            fresh.theme = theme ?? fileTheme
+            guard fresh.theme != configuration.theme else { return answer(text("the theme is \(fresh.theme.rawValue) already")) }
+            do {
+                let rebuilt = try KioskList.configured(fresh, on: host.stage, source: makeSource, broker: fleet, announces: announces)
+                try host.show(rebuilt)
+                configuration = fresh
+                list = rebuilt
+                onList?(rebuilt)
+                rebuilt.start()
+            } catch {
+                return answer(.error("cannot show the \(fresh.theme.rawValue) theme: \(error)"))
+            }
+            answer(text("the \(fresh.theme.rawValue) theme until a reload"))
         case .identify(let seconds):
             // A blank panel is lit for it: the person who asked is looking for this one.
             host.stage.wakeUp()
@@ -232,6 +262,7 @@ public final class Kiosk {
             }
         }
         configuration = fresh
+        fileTheme = fresh.theme
         metrics.reconfigure(file: fresh.metricsFile, seconds: fresh.metricsSeconds, now: host.clock.now)
         let kept = host.reconfigure(fresh.host)
         if rebuilt == nil && !kept {
