@@ -273,7 +273,7 @@ struct MQTTProgramTests {
         #expect(try Self.wait(socket) { $0.items == 2 }?.state == "showing", "\(run.log)")
     }
 
-    @Test("mqtts to a certificate the given CA did not sign, or one for another name: the journal and ctl status say which and what to set, not only that a TLS error occurred")
+    @Test("mqtts to a certificate the given CA did not sign, one for another name, or one expired: the journal and ctl status say which and what to set, not only that a TLS error occurred")
     func tlsWords() throws {
         let pki = try TestCertificates()
         defer { try? FileManager.default.removeItem(atPath: pki.folder) }
@@ -282,11 +282,39 @@ struct MQTTProgramTests {
                                              "-addext", "subjectAltName=DNS:elsewhere.example", "-keyout", pki.folder + "/elsewhere.key",
                                              "-out", pki.folder + "/elsewhere.pem"], executable: "/usr/bin/openssl")
         #expect(code == 0, "\(err)")
+        // A third whose certificate, signed by the trusted CA, ran out in 2020 (openssl ca sets its dates).
+        let folder = pki.folder
+        try FileManager.default.createDirectory(atPath: folder + "/db", withIntermediateDirectories: true)
+        try "".write(toFile: folder + "/db/index", atomically: true, encoding: .utf8)
+        try "01\n".write(toFile: folder + "/db/serial", atomically: true, encoding: .utf8)
+        try """
+            [ca]
+            default_ca = old
+            [old]
+            database = \(folder)/db/index
+            serial = \(folder)/db/serial
+            new_certs_dir = \(folder)/db
+            default_md = sha256
+            policy = any
+            x509_extensions = names
+            [any]
+            commonName = supplied
+            [names]
+            subjectAltName = DNS:localhost,IP:127.0.0.1
+            """.write(toFile: folder + "/ca.cnf", atomically: true, encoding: .utf8)
+        for arguments in [["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", folder + "/old.key", "-out", folder + "/old.csr"],
+                          ["ca", "-batch", "-config", folder + "/ca.cnf", "-cert", folder + "/ca.pem", "-keyfile", folder + "/ca.key",
+                           "-in", folder + "/old.csr", "-out", folder + "/old.pem", "-startdate", "20200101000000Z", "-enddate", "20200201000000Z"]] {
+            let (made, _, why) = try runProgram(arguments, executable: "/usr/bin/openssl")
+            #expect(made == 0, "\(why)")
+        }
+        let expired = try TestBroker(["cafile \(pki.folder)/ca.pem", "certfile \(pki.folder)/old.pem", "keyfile \(pki.folder)/old.key"])
         let signed = try TestBroker(["cafile \(pki.folder)/ca.pem", "certfile \(pki.folder)/server.pem", "keyfile \(pki.folder)/server.key"])
         let elsewhere = try TestBroker(["cafile \(pki.folder)/elsewhere.pem", "certfile \(pki.folder)/elsewhere.pem",
                                         "keyfile \(pki.folder)/elsewhere.key"])
         for (port, ca, says) in [(signed.port, "other-ca.pem", "the broker's certificate is not trusted"),
-                                 (elsewhere.port, "elsewhere.pem", "the broker's certificate is not for 127.0.0.1")] {
+                                 (elsewhere.port, "elsewhere.pem", "the broker's certificate is not for 127.0.0.1"),
+                                 (expired.port, "ca.pem", "the broker's certificate has expired")] {
             let (run, dir, socket) = try startControlledKiosk("""
                 [data]
                 mqtt-url = mqtts://127.0.0.1:\(port)
