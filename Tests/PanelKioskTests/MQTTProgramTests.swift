@@ -372,6 +372,29 @@ struct MQTTProgramTests {
         #expect(replies.contains { $0.hasPrefix("refused reboot: unknown") }, "\(replies)")
     }
 
+    @Test("a screenshot larger than mqtt.screenshot-max-kb is refused on the reply topic with its size; nothing goes on the screenshot topic")
+    func screenshotCap() throws {
+        let broker = try TestBroker()
+        let (run, dir, socket) = try startControlledKiosk("""
+            [data]
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            mqtt-client-id = capped
+            [mqtt]
+            commands = true
+            screenshot-max-kb = 16
+            """, size: "800x480")
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try Self.wait(socket) { $0.state == "showing" }?.state == "showing", "\(run.log)")
+        #expect(Self.subscribed(run), "\(run.log)")
+        let whole = try runProgram(["ctl", "screenshot", "-", "--socket", socket]).1
+        #expect(whole.count > 16 * 1024, "the glass as PNG is \(whole.count) bytes")
+        let replies = try broker.messages("panel-refresh/capped/reply", count: 1, timeout: 10) {
+            try broker.publish("panel-refresh/capped/command", "screenshot")
+        }
+        #expect(replies.first?.hasPrefix("refused screenshot: the PNG is ") == true && replies.first?.contains("over the 16384") == true, "\(replies)")
+        #expect(try broker.rawMessage("panel-refresh/capped/screenshot", timeout: 1) == nil)
+    }
+
     @Test("two kiosks with one client id: each is told, and they take the connection from each other less and less often")
     func sharedClientID() throws {
         let broker = try TestBroker()

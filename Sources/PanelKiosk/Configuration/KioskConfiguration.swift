@@ -117,6 +117,8 @@ public struct KioskConfiguration: KeyedConfiguration {
     /// `mqtt.commands`: whether `refresh`, `blank` and `wake` on `mqtt.command-topic` act as
     /// `panel-refresh ctl` does. Off by default: whoever may publish there may blank the panel.
     public var mqttCommands = false
+    /// `mqtt.screenshot-max-kb`: the largest screenshot published over the broker, KiB.
+    public var mqttScreenshotMaxKB = 1024
     /// `mqtt.interval-range`: the refresh intervals `interval N` may set, seconds.
     public var mqttIntervalRange: ClosedRange<Double> = 60...3600
     /// `mqtt.discovery`: whether the panel announces itself to Home Assistant (MQTT discovery).
@@ -600,6 +602,9 @@ public struct KioskConfiguration: KeyedConfiguration {
         },
         Key(section: "mqtt", name: "status-topic", doc: "where the panel publishes its state, retained: the JSON of panel-refresh ctl status with \"online\": true, at connect and at every change of state (a refresh's result, blank, wake, an error); the broker replaces it with {\"online\": false} (the last will) when the panel drops off. CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/status)") { $0.mqttStatusTopic = try topic($1) },
         Key(section: "mqtt", name: "tap-topic", doc: "where rows.tap = publish sends a tapped row's item, as JSON (not retained); CLIENT-ID in it is the client id (panel-refresh/CLIENT-ID/tap)") { $0.mqttTapTopic = try topic($1) },
+        Key(section: "mqtt", name: "screenshot-max-kb", doc: "the largest screenshot the screenshot command publishes, KiB, 16 to 65536 (1024): a larger PNG is refused on the reply topic (the broker's message_size_limit, a slow link)") {
+            $0.mqttScreenshotMaxKB = try V.integer($1, 16...65_536)
+        },
         Key(section: "mqtt", name: "interval-range", doc: "MIN-MAX seconds: the refresh intervals `interval N` may set (over the broker's command topic or ctl), until a reload; others are refused with these bounds (60-3600)") {
             let parts = $1.split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low >= 1, low <= high, high <= 86_400 else {

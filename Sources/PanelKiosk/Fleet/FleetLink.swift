@@ -34,6 +34,8 @@ public final class FleetLink: LoopSource {
         public var replyTopic: String?
         /// Where a `screenshot` command's PNG is published.
         public var screenshotTopic: String?
+        /// The largest screenshot published, bytes (`mqtt.screenshot-max-kb`).
+        public var maxScreenshotBytes = FleetLink.maxScreenshotBytes
         /// Home Assistant's discovery configs, published retained at each connection (`mqtt.discovery`).
         public var discovery: [HomeAssistantDiscovery.Config] = []
         /// Config topics published before and to be cleared (discovery turned off since).
@@ -133,8 +135,8 @@ public final class FleetLink: LoopSource {
     /// Seconds between two screenshots asked over the broker: a support session's pace, not a
     /// video stream (each is the glass copied and encoded, and a message of its size).
     public nonisolated static let screenshotInterval = 10.0
-    /// The largest screenshot published, bytes: 1 MiB (a 1080p list is a few hundred KB as PNG;
-    /// a broker's message_size_limit or a mobile link may hold less).
+    /// The largest screenshot published by default, bytes: 1 MiB (a 1080p list is a few hundred
+    /// KB as PNG; a broker's message_size_limit or a mobile link may hold less).
     public nonisolated static let maxScreenshotBytes = 1 << 20
 
     /// Seconds a wait after failures may last at most.
@@ -175,6 +177,7 @@ public final class FleetLink: LoopSource {
         settings.commandsOn = c.mqttCommands
         settings.replyTopic = topic(nil, "panel-refresh/CLIENT-ID/reply")
         settings.screenshotTopic = topic(nil, "panel-refresh/CLIENT-ID/screenshot")
+        settings.maxScreenshotBytes = c.mqttScreenshotMaxKB * 1024
         // Home Assistant's configs, or the clearing of those a former start published.
         let marker = HomeAssistantDiscovery.markerPath(stateDirectory: c.stateDirectory)
         settings.discoveryMarker = marker
@@ -566,8 +569,8 @@ public final class FleetLink: LoopSource {
     /// happened on the reply topic.
     public func publishScreenshot(_ png: [UInt8]) {
         guard case .connected = state, let connection, let topic = settings.screenshotTopic else { return }
-        guard png.count <= Self.maxScreenshotBytes else {
-            reply("refused screenshot: the PNG is \(png.count) bytes, over the \(Self.maxScreenshotBytes) a screenshot may be (ctl screenshot has it whole)")
+        guard png.count <= settings.maxScreenshotBytes else {
+            reply("refused screenshot: the PNG is \(png.count) bytes, over the \(settings.maxScreenshotBytes) mqtt.screenshot-max-kb allows (ctl screenshot has it whole)")
             return
         }
         do throws(MQTTError) {
