@@ -39,6 +39,9 @@ public final class MQTTListSource: ItemSource {
     /// for a refresh (one that could not start while another ran is asked again later).
     public var isBehind: Bool { received > answered }
 
+    /// The source as errors and the journal name it.
+    private var sourceName: String { "mqtt topic \(topic)" }
+
     /// Whether a load waits for the first message.
     public var isWaiting: Bool { waiting != nil }
 
@@ -48,7 +51,7 @@ public final class MQTTListSource: ItemSource {
     public func stopWaiting(seconds: Double) {
         guard let waiting else { return }
         self.waiting = nil
-        waiting.completion(.failure(DataSourceError.nothingPublished(source: "mqtt topic \(topic)", seconds: seconds)))
+        waiting.completion(.failure(DataSourceError.nothingPublished(source: sourceName, seconds: seconds)))
     }
 
     /// A message on the topic: kept as the newest, and a load waiting for the first is answered.
@@ -69,7 +72,7 @@ public final class MQTTListSource: ItemSource {
             return
         }
         answered = received
-        let source = "mqtt topic \(topic)", fields = fields, read = generation, memo = memo
+        let source = sourceName, fields = fields, read = generation, memo = memo
         executor.execute(in: nil, {
             Result {
                 guard bytes.count <= ItemParser.maxBytes else { throw DataSourceError.tooLarge(source: source, limit: ItemParser.maxBytes) }

@@ -177,12 +177,8 @@ public final class Kiosk {
             fresh.theme = theme ?? fileTheme
             guard fresh.theme != configuration.theme else { return answer(text("the theme is \(fresh.theme.rawValue) already")) }
             do {
-                let rebuilt = try KioskList.configured(fresh, on: host.stage, source: makeSource, broker: fleet, announces: announces)
-                try host.show(rebuilt)
+                try install(KioskList.configured(fresh, on: host.stage, source: makeSource, broker: fleet, announces: announces))
                 configuration = fresh
-                list = rebuilt
-                onList?(rebuilt)
-                rebuilt.start()
             } catch {
                 return answer(.error("cannot show the \(fresh.theme.rawValue) theme: \(error)"))
             }
@@ -223,6 +219,15 @@ public final class Kiosk {
                 FreedMemory.giveBack()
             })
         }
+    }
+
+    /// Puts `rebuilt` on the stage in place of the list shown (a reload's new list, `theme`'s),
+    /// tells `onList` and starts it; throws what showing it throws, the list in use kept.
+    private func install(_ rebuilt: KioskList) throws {
+        try host.show(rebuilt)
+        list = rebuilt
+        onList?(rebuilt)
+        rebuilt.start()
     }
 
     // MARK: Reload
@@ -272,14 +277,11 @@ public final class Kiosk {
         var said = "reloaded \(path)"
         if let rebuilt {
             do {
-                try host.show(rebuilt)
+                try install(rebuilt)
             } catch {
                 host.refuseReload(error)
                 return
             }
-            list = rebuilt
-            onList?(rebuilt)
-            rebuilt.start()
             said += ": a new list on the same stage (the display, blanking and the statistics kept)"
         } else {
             list.apply(refreshKeys: fresh)
