@@ -29,7 +29,10 @@ struct IdentifyTests {
         #expect(!display.isBlank, "lit for it")
         let card = try #require(kiosk.list.identityCard)
         let texts = card.subviews.compactMap { ($0 as? Label)?.text }.filter { !$0.isEmpty }
-        #expect(texts.first == "Hall 2" && texts.last?.contains("host kiosk-7") == true && texts.last?.contains("panel-refresh ") == true, "\(texts)")
+        #expect(texts.first == "Hall 2" && texts.contains("host kiosk-7") && texts.contains { $0.hasPrefix("panel-refresh ") }, "\(texts)")
+        // Beside the words, a QR code of the same words, whole pixels a module.
+        let qr = try #require(card.subviews.compactMap { $0 as? QRCodeView }.first?.code)
+        #expect(qr == (try QRCode(text: texts.joined(separator: "\n"))))
         #expect(kiosk.stage.nextWakeUp == 22, "the card's end is the deadline")
         kiosk.run(until: 21.9)
         #expect(kiosk.list.identityCard != nil)
@@ -47,5 +50,33 @@ struct IdentifyTests {
         kiosk.run(until: 24)
         #expect(kiosk.list.identityCard == nil)
         #expect(ControlCommand(line: "identify 601") == nil && ControlCommand(line: "identify") == .identify(seconds: 30))
+    }
+
+    @Test("the card's QR code, read off the glass by zbarimg as a phone would, says what the card says: 480x320, 800x480 and 1280x800",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg"), "needs zbarimg (zbar-tools; scripts/bootstrap installs it)"))
+    func readOffTheGlass() throws {
+        for (width, height) in [(480, 320), (800, 480), (1280, 800)] {
+            var c = KioskConfiguration()
+            c.stateDirectory = try scratchDirectory("identify-qr")
+            c.panelName = "Küche 3"
+            c.homeAfter = 0
+            var machine = MachineEnvironment.neutral
+            machine.hostName = "kiosk-kitchen-3"
+            let display = HeadlessDisplay(width: width, height: height)
+            let kiosk = try VirtualKiosk(configuration: c, display: display, machine: machine)
+            kiosk.start()
+            kiosk.run(until: 1)
+            kiosk.kiosk.request(.identify(seconds: 30)) { _ in }
+            kiosk.run(until: 2)
+            let card = try #require(kiosk.list.identityCard)
+            let said = card.subviews.compactMap { ($0 as? Label)?.text }.filter { !$0.isEmpty }.joined(separator: "\n")
+            let view = try #require(card.subviews.compactMap { $0 as? QRCodeView }.first)
+            #expect(view.frame.width >= 2 * Double(try #require(view.code).size + 8), "at least 2 pixels a module")
+            let path = try scratchDirectory("identify-glass") + "/glass.ppm"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(ExpectedFrame.ppm(display.backSurface))))
+            let read = try Child.run("/usr/bin/zbarimg", ["--quiet", "--raw", path])
+            #expect(read.code == 0, "\(width)x\(height): \(String(decoding: read.stderr, as: UTF8.self))")
+            #expect(String(decoding: read.stdout, as: UTF8.self) == said + "\n", "\(width)x\(height)")
+        }
     }
 }

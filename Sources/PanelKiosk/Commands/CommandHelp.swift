@@ -55,8 +55,8 @@ public struct CommandHelp: Sendable {
             format; blank and wake turn the panel off and on; brightness PERCENT lights it at 1 to 100 % of \
             the backlight's maximum until the night hours begin or end (brightness auto: the configured level \
             again); schedule off suspends the night and off hours, schedule on follows them again; identify \
-            [SECONDS] shows the panel's name, host, addresses and version over the list for 30 s (or \
-            SECONDS, at most 600), so the person in front of it knows which panel it is; interval SECONDS \
+            [SECONDS] shows the panel's name, host, addresses and version over the list, with a QR code of \
+            them, for 30 s (or SECONDS, at most 600), so the person in front of it knows which panel it is; interval SECONDS \
             sets the seconds between refreshes within mqtt.interval-range, and theme light or dark the \
             list's colours, each until a reload (auto: the configured one again). Only root \
             and the kiosk's own user are answered.

@@ -23,12 +23,12 @@ enum NetworkAddresses {
                     var a = inet.pointee.sin_addr
                     _ = inet_ntop(AF_INET, &a, &text, socklen_t(text.count))
                 }
-                v4.append("\(name) \(String(cString: text))")
+                v4.append("\(name) \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
             case AF_INET6:
                 let shown: String = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet in
                     var a = inet.pointee.sin6_addr
                     _ = inet_ntop(AF_INET6, &a, &text, socklen_t(text.count))
-                    return String(cString: text)
+                    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 }
                 if !shown.hasPrefix("fe80:") { v6.append("\(name) \(shown)") }
             default: continue
