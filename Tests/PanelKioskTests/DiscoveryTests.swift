@@ -24,9 +24,51 @@ private let deviceKeys: Set<String> = ["identifiers", "name", "manufacturer", "m
                                        "serial_number", "configuration_url", "connections", "suggested_area", "via_device"]
 private let availabilityKeys: Set<String> = ["topic", "payload_available", "payload_not_available", "value_template"]
 
+/// The Python with Home Assistant from PyPI in it, which scripts/bootstrap installs (`.ha-venv`).
+private let homeAssistantPython = repository + "/.ha-venv/bin/python"
+
 @Suite("Home Assistant's MQTT discovery on a real Mosquitto", .enabled(if: haveMosquitto, "needs Debian's mosquitto, mosquitto-clients and libmosquitto1 (scripts/bootstrap installs them)"),
        .serialized)
 struct DiscoveryTests {
+    @Test("Home Assistant's own schemas (its PyPI package) accept the six configs as its MQTT integration reads them, no key dropped, no warning; a misspelt key and a missing one are refused",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: homeAssistantPython), "needs Home Assistant from PyPI in .ha-venv (scripts/bootstrap installs it)"))
+    func homeAssistantSchemas() throws {
+        let broker = try TestBroker()
+        try broker.publish("board/list", #"[{"id":"1","title":"one"}]"#, retain: true)
+        let (run, dir, _) = try startControlledKiosk("""
+            [panel]
+            name = Hall 2
+            [data]
+            source = mqtt
+            mqtt-url = mqtt://127.0.0.1:\(broker.port)
+            mqtt-topic = board/list
+            mqtt-client-id = hall-2
+            [mqtt]
+            commands = true
+            discovery = homeassistant
+            """)
+        defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
+        #expect(run.wait(for: "announced to Home Assistant: 6 entities under homeassistant"), "\(run.log)")
+        let lines = try broker.messages("homeassistant/+/hall-2/+/config", count: 6, timeout: 5, withTopics: true)
+        #expect(lines.count == 6, "\(lines)")
+        let check = repository + "/scripts/lib/ha-discovery-check.py"
+        let good = try Child.run(homeAssistantPython, [check], input: Array(lines.joined(separator: "\n").utf8))
+        let said = String(decoding: good.stdout + good.stderr, as: UTF8.self)
+        #expect(good.code == 0, "\(said)")
+        #expect(said.contains("6 of 6 configs pass Home Assistant "), "\(said)")
+
+        // The check can fail: the light's command topic misspelt, the sensor's state topic gone.
+        let broken = lines.map { line in
+            line.hasPrefix("homeassistant/light/") ? line.replacingOccurrences(of: "\"command_topic\"", with: "\"comand_topic\"")
+                : line.hasPrefix("homeassistant/sensor/") ? line.replacingOccurrences(of: "\"state_topic\"", with: "\"state_topik\"") : line
+        }
+        let bad = try Child.run(homeAssistantPython, [check], input: Array(broken.joined(separator: "\n").utf8))
+        let refused = String(decoding: bad.stdout, as: UTF8.self)
+        #expect(bad.code == 1, "\(refused)")
+        #expect(refused.contains("light/hall-2/screen/config: Home Assistant refuses it: required key not provided @ data['command_topic']"), "\(refused)")
+        #expect(refused.contains("3 of 6 configs pass"), "\(refused)")
+    }
+
     @Test("mqtt.discovery = homeassistant: six retained configs of one device, each within the documented keys, read back as Home Assistant subscribes; the light and the schedule act through the command topic; turned off, the configs are cleared")
     func announcesAndClears() throws {
         let broker = try TestBroker()
