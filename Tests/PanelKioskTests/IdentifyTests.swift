@@ -29,7 +29,9 @@ struct IdentifyTests {
         #expect(!display.isBlank, "lit for it")
         let card = try #require(kiosk.list.identityCard)
         let texts = card.subviews.compactMap { ($0 as? Label)?.text }.filter { !$0.isEmpty }
-        #expect(texts.first == "Hall 2" && texts.contains("host kiosk-7") && texts.contains { $0.hasPrefix("panel-refresh ") }, "\(texts)")
+        #expect(texts.first == "Hall 2", "\(texts)")
+        #expect(texts.contains("host kiosk-7"), "\(texts)")
+        #expect(texts.contains { $0.hasPrefix("panel-refresh ") }, "\(texts)")
         // Beside the words, a QR code of the same words, whole pixels a module.
         let qr = try #require(card.subviews.compactMap { $0 as? QRCodeView }.first?.code)
         #expect(qr == (try QRCode(text: texts.joined(separator: "\n"))))

@@ -69,7 +69,9 @@ struct QRCodeTests {
         for (cx, cy) in [(3, 3), (code.size - 4, 3), (3, code.size - 4)] {
             // Rings out from the centre: dark 3×3, light, dark, then the light separator.
             for d in -3...3 {
-                #expect(code.isDark(x: cx + d, y: cy - 3) && code.isDark(x: cx - 3, y: cy + d) && code.isDark(x: cx + d, y: cy + 3))
+                #expect(code.isDark(x: cx + d, y: cy - 3))
+                #expect(code.isDark(x: cx - 3, y: cy + d))
+                #expect(code.isDark(x: cx + d, y: cy + 3))
             }
             for d in -2...2 {
                 #expect(!code.isDark(x: cx + d, y: cy - 2) && !code.isDark(x: cx + 2, y: cy + d))
@@ -88,7 +90,12 @@ struct QRCodeTests {
     func readBack() throws {
         // Printable ASCII that changes at every byte, so no two codes of one length agree.
         func text(_ count: Int, seed: Int) -> String {
-            String((0..<count).map { Character(Unicode.Scalar(UInt8(33 + ($0 * 7 + seed * 13) % 94))) })
+            var bytes: [UInt8] = []
+            for i in 0..<count {
+                let offset = (i * 7 + seed * 13) % 94
+                bytes.append(UInt8(33 + offset))
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
         var cases: [(QRCode, String)] = []
         let levels = QRCode.Correction.allCases

@@ -70,8 +70,8 @@ public struct QRCode: Sendable, Hashable {
     }
 
     /// The QR code of `bytes` at `correction`, in the smallest version that holds them;
-    /// `mask` forces one of the eight masks (tests, and readers' own checks), nil lets the
-    /// penalty score choose.
+    /// `mask` forces one of the eight masks (0-7; outside, the nearest of them: tests, and
+    /// readers' own checks), nil lets the penalty score choose.
     public init(bytes: [UInt8], correction: Correction = .medium, mask: Int? = nil) throws(EncodingError) {
         try self.init(bytes: bytes, correction: correction, mask: mask, utf8: false)
     }
