@@ -30,12 +30,10 @@ private let homeAssistantPython = repository + "/.ha-venv/bin/python"
 @Suite("Home Assistant's MQTT discovery on a real Mosquitto", .enabled(if: haveMosquitto, "needs Debian's mosquitto, mosquitto-clients and libmosquitto1 (scripts/bootstrap installs them)"),
        .serialized)
 struct DiscoveryTests {
-    @Test("Home Assistant's own schemas (its PyPI package) accept the six configs as its MQTT integration reads them, no key dropped, no warning; a misspelt key and a missing one are refused",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: homeAssistantPython), "needs Home Assistant from PyPI in .ha-venv (scripts/bootstrap installs it)"))
-    func homeAssistantSchemas() throws {
-        let broker = try TestBroker()
-        try broker.publish("board/list", #"[{"id":"1","title":"one"}]"#, retain: true)
-        let (run, dir, _) = try startControlledKiosk("""
+    /// A kiosk named Hall 2 (client id hall-2) on `broker`'s board/list, commands on, with
+    /// `mqtt.discovery = discovery`; `state`: its state directory, kept across starts.
+    static func kiosk(broker: TestBroker, discovery: String, state: String?) throws -> (ProgramRun, String, String) {
+        try startControlledKiosk("""
             [panel]
             name = Hall 2
             [data]
@@ -45,8 +43,16 @@ struct DiscoveryTests {
             mqtt-client-id = hall-2
             [mqtt]
             commands = true
-            discovery = homeassistant
-            """)
+            discovery = \(discovery)
+            """, state: state)
+    }
+
+    @Test("Home Assistant's own schemas (its PyPI package) accept the six configs as its MQTT integration reads them, no key dropped, no warning; a misspelt key and a missing one are refused",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: homeAssistantPython), "needs Home Assistant from PyPI in .ha-venv (scripts/bootstrap installs it)"))
+    func homeAssistantSchemas() throws {
+        let broker = try TestBroker()
+        try broker.publish("board/list", #"[{"id":"1","title":"one"}]"#, retain: true)
+        let (run, dir, _) = try Self.kiosk(broker: broker, discovery: "homeassistant", state: nil)
         defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
         #expect(run.wait(for: "announced to Home Assistant: 6 entities under homeassistant"), "\(run.log)")
         let lines = try broker.messages("homeassistant/+/hall-2/+/config", count: 6, timeout: 5, withTopics: true)
@@ -75,20 +81,7 @@ struct DiscoveryTests {
         try broker.publish("board/list", #"[{"id":"1","title":"one"}]"#, retain: true)
         let state = try scratchDirectory("discovery-state")
         defer { try? FileManager.default.removeItem(atPath: state) }
-        func kiosk(_ discovery: String) throws -> (ProgramRun, String, String) {
-            try startControlledKiosk("""
-                [panel]
-                name = Hall 2
-                [data]
-                source = mqtt
-                mqtt-url = mqtt://127.0.0.1:\(broker.port)
-                mqtt-topic = board/list
-                mqtt-client-id = hall-2
-                [mqtt]
-                commands = true
-                discovery = \(discovery)
-                """, state: state)
-        }
+        func kiosk(_ discovery: String) throws -> (ProgramRun, String, String) { try Self.kiosk(broker: broker, discovery: discovery, state: state) }
         let (run, dir, socket) = try kiosk("homeassistant")
         defer { kill(run.process.processIdentifier, SIGKILL); _ = run.finish(timeout: 5); try? FileManager.default.removeItem(atPath: dir) }
         #expect(run.wait(for: "announced to Home Assistant: 6 entities under homeassistant"), "\(run.log)")
