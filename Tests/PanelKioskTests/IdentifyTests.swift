@@ -7,17 +7,23 @@ import PanelTestSupport
 @MainActor
 @Suite("identify: the panel says which it is, over its list, for a while")
 struct IdentifyTests {
-    @Test("identify 20: a card with the name, the host and the version over the list, lit if blank, gone after 20 s by a deadline; a touch on it takes it away sooner")
-    func card() throws {
+    /// A started virtual kiosk named `name` on the host `host`, on a headless glass of that size.
+    static func kiosk(name: String, host: String, width: Int, height: Int) throws -> (VirtualKiosk, HeadlessDisplay) {
         var c = KioskConfiguration()
         c.stateDirectory = try scratchDirectory("identify")
-        c.panelName = "Hall 2"
+        c.panelName = name
         c.homeAfter = 0
         var machine = MachineEnvironment.neutral
-        machine.hostName = "kiosk-7"
-        let display = HeadlessDisplay(width: 480, height: 320)
+        machine.hostName = host
+        let display = HeadlessDisplay(width: width, height: height)
         let kiosk = try VirtualKiosk(configuration: c, display: display, machine: machine)
         kiosk.start()
+        return (kiosk, display)
+    }
+
+    @Test("identify 20: a card with the name, the host and the version over the list, lit if blank, gone after 20 s by a deadline; a touch on it takes it away sooner")
+    func card() throws {
+        let (kiosk, display) = try Self.kiosk(name: "Hall 2", host: "kiosk-7", width: 480, height: 320)
         kiosk.run(until: 2)
         #expect(kiosk.stage.blankNow())
         var answers: [String] = []
@@ -58,15 +64,7 @@ struct IdentifyTests {
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg"), "needs zbarimg (zbar-tools; scripts/bootstrap installs it)"))
     func readOffTheGlass() throws {
         for (width, height) in [(480, 320), (800, 480), (1280, 800)] {
-            var c = KioskConfiguration()
-            c.stateDirectory = try scratchDirectory("identify-qr")
-            c.panelName = "Küche 3"
-            c.homeAfter = 0
-            var machine = MachineEnvironment.neutral
-            machine.hostName = "kiosk-kitchen-3"
-            let display = HeadlessDisplay(width: width, height: height)
-            let kiosk = try VirtualKiosk(configuration: c, display: display, machine: machine)
-            kiosk.start()
+            let (kiosk, display) = try Self.kiosk(name: "Küche 3", host: "kiosk-kitchen-3", width: width, height: height)
             kiosk.run(until: 1)
             kiosk.kiosk.request(.identify(seconds: 30)) { _ in }
             kiosk.run(until: 2)

@@ -114,8 +114,8 @@ public struct KioskConfiguration: KeyedConfiguration {
     /// `mqtt.tap-topic`: where `rows.tap = publish` sends a tapped item; `CLIENT-ID` in it is
     /// the client id. nil: `panel-refresh/CLIENT-ID/tap`.
     public var mqttTapTopic: String?
-    /// `mqtt.commands`: whether `refresh`, `blank` and `wake` on `mqtt.command-topic` act as
-    /// `panel-refresh ctl` does. Off by default: whoever may publish there may blank the panel.
+    /// `mqtt.commands`: whether the words on `mqtt.command-topic` (those `FleetLink.knownCommands` names)
+    /// act as `panel-refresh ctl` does. Off by default: whoever may publish there may blank the panel.
     public var mqttCommands = false
     /// `mqtt.screenshot-max-kb`: the largest screenshot published over the broker, KiB.
     public var mqttScreenshotMaxKB = 1024

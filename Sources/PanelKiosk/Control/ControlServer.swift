@@ -41,7 +41,8 @@ public enum ControlCommand: Sendable, Equatable {
                                 "interval": "seconds within mqtt.interval-range, or auto", "theme": "light, dark or auto"]
 
     /// Whether the broker's command topic may ask it (`mqtt.commands`): what changes the panel
-    /// (refresh, blank, wake, brightness, schedule); what reads it has no one to answer there.
+    /// (refresh, blank, wake, brightness, schedule, identify, interval, theme); what reads it has
+    /// no one to answer there (`screenshot` is published on a topic of its own, by FleetLink).
     public var actsFromBroker: Bool {
         switch self {
         case .refresh, .blank, .wake, .brightness, .schedule, .identify, .interval, .theme: return true

@@ -125,6 +125,8 @@ public final class FleetLink: LoopSource {
     /// Whether a failed TLS try was looked into, and what was found.
     private var diagnosedTLS = false
     private var tlsProblem: String?
+    /// The command topic's words, as the reply and the journal name them when one is unknown.
+    nonisolated static let knownCommands = "refresh, blank, wake, brightness, schedule, identify, interval, theme and screenshot"
     /// Distinct unknown words the journal names: 8.
     nonisolated static let unknownWordsSaid = 8
 
@@ -204,7 +206,6 @@ public final class FleetLink: LoopSource {
             let plain = ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
             if plain { slug.unicodeScalars.append(scalar) } else if !slug.isEmpty && !slug.hasSuffix("-") { slug += "-" }
         }
-        while slug.hasSuffix("-") { slug.removeLast() }
         slug = String(slug.prefix(32))
         while slug.hasSuffix("-") { slug.removeLast() }
         return slug.isEmpty ? "panel-" + hash : "panel-\(slug)-" + hash.prefix(8)
@@ -475,8 +476,7 @@ public final class FleetLink: LoopSource {
             }
             return
         }
-        let word = String(decoding: payload.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
-            .reversed().drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }.reversed(), as: UTF8.self)
+        let word = TextFormat.trimmed(String(decoding: payload, as: UTF8.self), newlines: true)
         // The words ctl takes that change the panel (not those that only read it).
         let command = ControlCommand(line: word)
         switch command {
@@ -496,10 +496,10 @@ public final class FleetLink: LoopSource {
                 reply("refused \(word.prefix(40)): \(first) takes \(bounds)")
                 return
             }
-            reply("refused \(word.prefix(40)): unknown (refresh, blank, wake, brightness, schedule, identify, interval, theme and screenshot are known)")
+            reply("refused \(word.prefix(40)): unknown (\(Self.knownCommands) are known)")
             // Each unknown word once, the first few of them: 10,000 messages wrote 10,009 lines.
             if unknownWords.count < Self.unknownWordsSaid, unknownWords.insert(String(word.prefix(40))).inserted {
-                Log.warning("mqtt: unknown command \"\(word.prefix(40))\" on \(settings.commandTopic ?? "") (refresh, blank, wake, brightness PERCENT|auto and schedule on|off are known); "
+                Log.warning("mqtt: unknown command \"\(word.prefix(40))\" on \(settings.commandTopic ?? "") (\(Self.knownCommands) are known); "
                             + "said once for each word")
             } else if unknownWords.count == Self.unknownWordsSaid, !saidNoMoreUnknown {
                 saidNoMoreUnknown = true

@@ -17,21 +17,25 @@ enum NetworkAddresses {
             guard flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0, let address = e.pointee.ifa_addr else { continue }
             let name = String(cString: e.pointee.ifa_name)
             var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-            switch Int32(address.pointee.sa_family) {
+            let family = Int32(address.pointee.sa_family)
+            switch family {
             case AF_INET:
                 address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
                     var a = inet.pointee.sin_addr
                     _ = inet_ntop(AF_INET, &a, &text, socklen_t(text.count))
                 }
-                v4.append("\(name) \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
             case AF_INET6:
-                let shown: String = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet in
+                address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet in
                     var a = inet.pointee.sin6_addr
                     _ = inet_ntop(AF_INET6, &a, &text, socklen_t(text.count))
-                    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 }
-                if !shown.hasPrefix("fe80:") { v6.append("\(name) \(shown)") }
             default: continue
+            }
+            let shown = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if family == AF_INET {
+                v4.append("\(name) \(shown)")
+            } else if !shown.hasPrefix("fe80:") {
+                v6.append("\(name) \(shown)")
             }
         }
         return v4 + v6

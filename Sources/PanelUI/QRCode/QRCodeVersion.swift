@@ -4,6 +4,16 @@
 struct QRCodeVersion: Sendable {
     /// 1 to 40.
     let number: Int
+    /// Every codeword the symbol holds: the modules no pattern takes, in whole bytes (the
+    /// 0 to 7 left over are remainder bits, light before the mask). Counted once, when the
+    /// version is made: the encoder asks it of each version it tries, and again of the one it uses.
+    private(set) var totalCodewords = 0
+
+    /// Version `number` (1-40), its codewords counted on its function patterns.
+    init(number: Int) {
+        self.number = number
+        totalCodewords = QRCodeMatrix(version: self).dataModuleCount / 8
+    }
 
     /// Modules along a side: 21 for version 1, 4 more for each version after it.
     var size: Int { 17 + 4 * number }
@@ -30,10 +40,6 @@ struct QRCodeVersion: Sendable {
 
     /// How many blocks the codewords split into at `level`.
     func blockCount(_ level: QRCode.Correction) -> Int { Self.blockCounts[level.tableRow][number] }
-
-    /// Every codeword the symbol holds: the modules no pattern takes, in whole bytes (the
-    /// 0 to 7 left over are remainder bits, light before the mask).
-    var totalCodewords: Int { QRCodeMatrix(version: self).dataModuleCount / 8 }
 
     /// Codewords left for data at `level`.
     func dataCodewords(_ level: QRCode.Correction) -> Int {
